@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the toolkit needs, or, when not root, prints the exact command to run.
+# Idempotent and quick when everything is there: it asks dpkg first and touches apt only for what is missing.
+set -euo pipefail
+
+packages=(
+  python3-venv            # the virtual environment in .venv
+  libpango-1.0-0          # WeasyPrint's text layout
+  libpangoft2-1.0-0
+  libharfbuzz-subset0     # WeasyPrint's font subsetting (2x faster, no deprecation warning)
+  fontconfig
+  fonts-morisawa-bizud-gothic   # Japanese sans with a real bold
+  fonts-morisawa-bizud-mincho
+  poppler-utils           # pdftotext / pdftoppm / pdffonts, for tests and for looking at PDFs
+  graphviz                # the rulebook's flow diagrams
+  chromium                # the real-browser tests of the action lists
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+# python3-venv is only needed when the interpreter lacks ensurepip (Debian's own python3 does).
+if python3 -c 'import ensurepip' 2>/dev/null; then
+  missing=("${missing[@]/python3-venv}")
+fi
+read -r -a missing <<<"${missing[*]:-}"
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  exit 0
+fi
+
+cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "These Debian packages are missing: ${missing[*]}" >&2
+  echo "Run as root:" >&2
+  echo "  sudo sh -c '$cmd'" >&2
+  exit 1
+fi
+echo "Installing Debian packages: ${missing[*]}"
+sh -c "$cmd"

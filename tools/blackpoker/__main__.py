@@ -1,0 +1,3 @@
+from blackpoker.cli import main
+
+main()

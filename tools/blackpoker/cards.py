@@ -1,0 +1,75 @@
+"""Playing cards: suits, ranks, and the notations the rules and scenarios use (♠A, ♡10, SA, H10, Joker, JK)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOLS = {"S": "♠", "H": "♡", "D": "◇", "C": "♣"}
+# The rules print hearts and diamonds both white and black; all of them are read.
+SYMBOL_SUITS = {"♠": "S", "♤": "S", "♡": "H", "♥": "H", "◇": "D", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
+SUIT_NAMES = {"S": "スペード", "H": "ハート", "D": "ダイヤ", "C": "クラブ"}
+RED_SUITS = frozenset({"H", "D"})
+
+RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+TEXT_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
+JOKER = 0
+
+
+def rank_text(rank: int) -> str:
+    """A rank as the rules print it: A, 2-10, J, Q, K, Joker."""
+    if rank == JOKER:
+        return "Joker"
+    return RANK_TEXT.get(rank, str(rank))
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card. A Joker has suit None and rank 0; ``index`` tells the two Jokers apart."""
+
+    suit: str | None
+    rank: int
+    index: int = 0
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER
+
+    @property
+    def number(self) -> int:
+        """Table 2.1: A=1, 2-10 as printed, J=11, Q=12, K=13, Joker=0."""
+        return self.rank
+
+    @property
+    def code(self) -> str:
+        """ASCII code: SA, H10, DQ, CK, JK (JK2 for the second Joker)."""
+        if self.is_joker:
+            return "JK" if self.index <= 1 else f"JK{self.index}"
+        return f"{self.suit}{rank_text(self.rank)}"
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            return "Joker" if self.index <= 1 else f"Joker{self.index}"
+        return f"{SUIT_SYMBOLS[self.suit or 'S']}{rank_text(self.rank)}"
+
+
+_CARD = re.compile(r"^(?:(?P<joker>Joker|JK|JOKER)(?P<jn>[12])?|(?P<suit>[SHDC♠♤♡♥◇♦♢♣♧])\s*(?P<rank>A|[2-9]|10|J|Q|K))$")
+
+
+def parse_card(text: str) -> Card:
+    """Read ♠A, ♡10, ♥10, ◇Q, ♦Q, ♣K, Joker, Joker2 or their ASCII forms SA, H10, DQ, CK, JK, JK2."""
+    m = _CARD.match(text.strip())
+    if not m:
+        raise ValueError(f"'{text}' is not a card; expected e.g. ♠A, ♡10, ◇Q, ♣K, Joker (or SA, H10, DQ, CK, JK)")
+    if m.group("joker"):
+        return Card(None, JOKER, int(m.group("jn") or 1))
+    suit = m.group("suit")
+    return Card(SYMBOL_SUITS.get(suit, suit), TEXT_RANK[m.group("rank")])
+
+
+def full_deck(jokers: int = 2) -> tuple[Card, ...]:
+    """The 52 cards plus the given number of Jokers (2.3: at most 2)."""
+    cards = [Card(s, r) for s in SUITS for r in range(1, 14)]
+    cards += [Card(None, JOKER, i + 1) for i in range(jokers)]
+    return tuple(cards)

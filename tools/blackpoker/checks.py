@@ -1,0 +1,335 @@
+"""Semantic checks: what a schema cannot say (ids, references both ways, nesting, versions, text vs structure).
+
+Each check is a small generator of ``(origin, message)`` pairs over the model; ``run_checks`` locates them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Callable, Iterable, Iterator
+
+from blackpoker import model as m
+from blackpoker.errors import DefinitionError
+from blackpoker.yamlsource import SourceFile
+
+Problem = tuple[m.Origin, str]
+Check = Callable[[m.Rules], Iterable[Problem]]
+CHECKS: list[Check] = []
+
+
+def check(fn: Check) -> Check:
+    CHECKS.append(fn)
+    return fn
+
+
+def run_checks(rules: m.Rules, sources: dict[str, SourceFile]) -> Iterator[DefinitionError]:
+    by_name = {s.name: s for s in sources.values()}
+    for fn in CHECKS:
+        for origin, message in fn(rules):
+            yield by_name[origin.file].error(origin.path, message)
+
+
+def _entries(rules: m.Rules) -> Iterator[tuple[str, m.Action | m.Character | m.Fog | m.Trump]]:
+    for kind, entries in (("action", rules.actions), ("character", rules.characters),
+                          ("fog", rules.fogs), ("trump", rules.trumps)):
+        for e in entries:
+            yield kind, e
+
+
+# --- identity ---------------------------------------------------------------------------------
+
+@check
+def unique_ids(rules: m.Rules) -> Iterator[Problem]:
+    for kind, entries in (("format", rules.formats), ("frame", rules.frames), ("action", rules.actions),
+                          ("character", rules.characters), ("fog", rules.fogs), ("trump", rules.trumps),
+                          ("ruling", rules.rulings)):
+        seen: dict[str, m.Origin] = {}
+        for e in entries:
+            if e.id in seen:
+                first = seen[e.id]
+                yield e.origin.sub("id"), f"duplicate {kind} id '{e.id}' (first defined in {first.file} at {_path(first)})"
+            else:
+                seen[e.id] = e.origin
+    names = Counter(a.name for a in rules.actions)
+    for a in rules.actions:
+        if names[a.name] > 1:
+            yield a.origin.sub("name"), f"duplicate action name '{a.name}'; scenarios look actions up by name"
+
+
+def _path(origin: m.Origin) -> str:
+    from blackpoker.errors import format_path
+    return format_path(origin.path)
+
+
+# --- vocabularies -------------------------------------------------------------------------------
+
+@check
+def kinds_in_the_right_file(rules: m.Rules) -> Iterator[Problem]:
+    for a in rules.actions:
+        in_frame_file = a.origin.file.endswith("frame-actions.yaml")
+        if in_frame_file and not a.frames:
+            yield a.origin.sub("formats"), "a frame action lists 'frames', not 'formats'"
+        if not in_frame_file and not a.formats:
+            yield a.origin.sub("frames"), "a format action lists 'formats'; frame actions belong in frame-actions.yaml"
+
+
+@check
+def groups_are_declared(rules: m.Rules) -> Iterator[Problem]:
+    for a in rules.actions:
+        groups = rules.frame_action_groups if a.is_frame_action else rules.action_groups
+        if a.group not in groups:
+            yield a.origin.sub("group"), f"'{a.group}' is not one of " + ", ".join(f"'{g}'" for g in groups)
+
+
+@check
+def cost_letters_are_defined(rules: m.Rules) -> Iterator[Problem]:
+    letters = {c.letter for c in rules.costs}
+    for a in rules.actions:
+        for i, letter in enumerate(a.cost):
+            if letter not in letters:
+                yield a.origin.sub("cost", i), f"cost letter '{letter}' is not defined in ruleset.yaml costs"
+
+
+@check
+def labels_are_declared(rules: m.Rules) -> Iterator[Problem]:
+    known = set(rules.labels)
+    for c in rules.characters:
+        for i, label in enumerate(c.labels):
+            if label.name not in known:
+                yield c.origin.sub("labels", i), f"label '{label.name}' is not declared in ruleset.yaml labels"
+    for kind, e in _entries(rules):
+        if e.key and e.key.label and e.key.label not in known:
+            yield e.origin.sub("key_card"), f"label '{e.key.label}' is not declared in ruleset.yaml labels"
+    for t in rules.trumps:
+        if t.grants_label and t.grants_label not in known:
+            yield t.origin.sub("grants_label"), f"label '{t.grants_label}' is not declared in ruleset.yaml labels"
+
+
+@check
+def triggers_have_conditions(rules: m.Rules) -> Iterator[Problem]:
+    for a in rules.actions:
+        if a.trigger is m.Trigger.DIRECT and a.trigger_condition:
+            yield a.origin.sub("trigger_condition"), "a direct action has no 誘発条件; remove it or make the trigger 'triggered'"
+        if a.trigger is m.Trigger.TRIGGERED and not a.trigger_condition and not rules.rulings_for(f"action:{a.id}"):
+            yield a.origin.sub("trigger"), ("a triggered action needs a 誘発条件 (trigger_condition), "
+                                            "or a ruling in rulings.yaml that applies to 'action:" + a.id + "'")
+
+
+@check
+def key_card_fields(rules: m.Rules) -> Iterator[Problem]:
+    for a in rules.actions:
+        if a.key_card and a.implicit_key:
+            yield a.origin.sub("implicit_key"), "an action with a printed key_card needs no implicit_key"
+        if a.key and a.key.zone == "field" and "K" not in a.cost:
+            yield a.origin.sub("cost"), "a key card taken from the field (a soldier) is paid with cost K (KeyDrive)"
+        if "K" in a.cost and not (a.key and a.key.zone == "field"):
+            yield a.origin.sub("cost"), "cost K (KeyDrive) drives the key card, so the key card must be a soldier on the field"
+
+
+# --- references ---------------------------------------------------------------------------------
+
+def _two_way(rules: m.Rules, owners: Iterable[m.Frame], attr: str, kind: str,
+             members: dict[str, m.Action | m.Fog | m.Trump]) -> Iterator[Problem]:
+    """frame.<attr> lists ids; each member lists frames. Both sides must agree."""
+    for frame in owners:
+        for i, ref in enumerate(getattr(frame, attr)):
+            member = members.get(ref)
+            if member is None:
+                yield frame.origin.sub(attr, i), f"no frame-{kind} with id '{ref}'"
+            elif frame.id not in member.frames:
+                yield frame.origin.sub(attr, i), f"{kind} '{ref}' does not list frame '{frame.id}' in its frames"
+    for member in members.values():
+        for i, frame_id in enumerate(member.frames):
+            frame = next((f for f in rules.frames if f.id == frame_id), None)
+            if frame is None:
+                yield member.origin.sub("frames", i), f"no frame with id '{frame_id}'"
+            elif member.id not in getattr(frame, attr):
+                yield member.origin.sub("frames", i), f"frame '{frame_id}' does not list {kind} '{member.id}' in its {attr}"
+
+
+@check
+def frames_and_their_entries_agree(rules: m.Rules) -> Iterator[Problem]:
+    yield from _two_way(rules, rules.frames, "actions", "action", {a.id: a for a in rules.frame_actions})
+    yield from _two_way(rules, rules.frames, "fogs", "fog", {f.id: f for f in rules.frame_fogs})
+    yield from _two_way(rules, rules.frames, "trumps", "trump", {t.id: t for t in rules.trumps})
+
+
+@check
+def fogs_and_actions_agree(rules: m.Rules) -> Iterator[Problem]:
+    actions = {a.id: a for a in rules.actions}
+    placed = {f.placed_by for f in rules.fogs}
+    for f in rules.fogs:
+        action = actions.get(f.placed_by)
+        if action is None:
+            yield f.origin.sub("placed_by"), f"no action with id '{f.placed_by}'"
+            continue
+        if "フォグにキーカードを置" not in "".join(m.iter_text(action.effect)):
+            yield f.origin.sub("placed_by"), f"action '{action.id}' does not put its key card in the fog"
+        if f.key_card != action.key_card:
+            yield f.origin.sub("key_card"), f"'{f.key_card}' differs from the key card of action '{action.id}' ('{action.key_card}')"
+        if (f.formats, f.frames) != (action.formats, action.frames):
+            yield f.origin.sub("formats" if f.formats else "frames"), f"must be available exactly where action '{action.id}' is"
+    for a in rules.actions:
+        if "フォグにキーカードを置" in "".join(m.iter_text(a.effect)) and a.id not in placed:
+            yield a.origin.sub("effect"), "the effect puts its key card in the fog, but no fog in fogs.yaml has placed_by: " + a.id
+
+
+@check
+def trumps_and_soldier_actions_agree(rules: m.Rules) -> Iterator[Problem]:
+    actions = {a.id: a for a in rules.actions}
+    enabled = Counter(t.enables for t in rules.trumps if t.enables)
+    for t in rules.trumps:
+        if t.enables is None:
+            continue
+        action = actions.get(t.enables)
+        if action is None:
+            yield t.origin.sub("enables"), f"no action with id '{t.enables}'"
+        elif not (action.key and action.key.zone == "field" and action.key.label == t.grants_label):
+            yield t.origin.sub("enables"), (f"action '{action.id}' must take as key card a soldier with "
+                                            f"<{t.grants_label}> (the label this trump grants)")
+        if t.enables and enabled[t.enables] > 1:
+            yield t.origin.sub("enables"), f"action '{t.enables}' is enabled by more than one trump"
+    for a in rules.actions:
+        if a.key and a.key.zone == "field" and a.id not in enabled:
+            yield a.origin.sub("key_card"), f"no trump in trumps.yaml grants <{a.key.label}> (enables: {a.id})"
+
+
+@check
+def characters_and_summons_agree(rules: m.Rules) -> Iterator[Problem]:
+    actions = {a.id: a for a in rules.actions}
+    summoned = {ref for c in rules.characters for ref in c.summoned_by}
+    for c in rules.characters:
+        for i, ref in enumerate(c.summoned_by):
+            action = actions.get(ref)
+            if action is None:
+                yield c.origin.sub("summoned_by", i), f"no action with id '{ref}'"
+            elif not re.search(f"{c.name}と(して|する)", "".join(m.iter_text(action.effect))):
+                yield c.origin.sub("summoned_by", i), (f"the effect of '{ref}' does not make a card {c.name} "
+                                                       f"('{c.name}として' or '{c.name}とする')")
+    for a in rules.actions:
+        if a.category == "召喚" and a.id not in summoned:
+            yield a.origin.sub("category"), "a summoning action must be listed in some character's summoned_by"
+
+
+@check
+def rulings_apply_to_something(rules: m.Rules) -> Iterator[Problem]:
+    lookup = {"action": rules.action, "character": rules.character, "fog": rules.fog, "trump": rules.trump,
+              "frame": rules.frame}
+    for r in rules.rulings:
+        for i, ref in enumerate(r.applies_to):
+            kind, _, id = ref.partition(":")
+            if kind in lookup:
+                try:
+                    lookup[kind](id)
+                except KeyError:
+                    yield r.origin.sub("applies_to", i), f"no {kind} with id '{id}'"
+
+
+# --- formats and frames ---------------------------------------------------------------------------
+
+@check
+def formats_are_nested(rules: m.Rules) -> Iterator[Problem]:
+    order = [f.id for f in rules.formats]
+    excused = {(e.kind, e.id) for e in rules.nesting_exceptions}
+    for kind, e in _entries(rules):
+        formats = getattr(e, "formats", ())
+        if not formats or (kind, e.id) in excused:
+            continue
+        first = min(order.index(f) for f in formats)
+        expected = order[first:]
+        if list(formats) != expected:
+            names = {f.id: f.name for f in rules.formats}
+            yield e.origin.sub("formats"), (
+                f"formats must be nested ({' ⊂ '.join(order)}): an entry in {names[order[first]]} is in every later "
+                f"format, expected [{', '.join(expected)}], or declare it in formats.yaml nesting_exceptions")
+
+
+@check
+def frames_mention_only_their_formats(rules: m.Rules) -> Iterator[Problem]:
+    for frame in rules.frames:
+        ruled = bool(rules.rulings_for(f"frame:{frame.id}"))
+        for i, step in enumerate(frame.setup):
+            for fmt in rules.formats:
+                if f"フォーマットが{fmt.name}" in step and fmt.id not in frame.formats and not ruled:
+                    yield frame.origin.sub("setup", i), (
+                        f"the setup speaks of format {fmt.name}, which frame '{frame.id}' does not support; "
+                        f"fix it or add a ruling for 'frame:{frame.id}' in rulings.yaml")
+
+
+@check
+def frame_zones_and_disclosure(rules: m.Rules) -> Iterator[Problem]:
+    common = [z.id for z in rules.zones if z.common]
+    for frame in rules.frames:
+        missing = [z for z in common if z not in frame.zones]
+        if missing:
+            yield frame.origin.sub("zones"), "a frame's layout has every common zone; missing " + ", ".join(missing)
+        added = [z for z in frame.zones if z not in common]
+        disclosed = [d.zone for d in frame.disclosure]
+        for i, zone in enumerate(disclosed):
+            if zone not in added:
+                yield frame.origin.sub("disclosure", i, "zone"), f"zone '{zone}' is not a zone this frame adds"
+        for zone in added:
+            if zone not in disclosed:
+                yield frame.origin.sub("disclosure"), f"the frame adds zone '{zone}' but gives no disclosure level for it"
+    covered = [d.zone for d in rules.disclosure]
+    for zone in common:
+        if zone not in covered:
+            yield m.Origin(rules.edition.origin.file, ("disclosure",)), f"common zone '{zone}' has no disclosure level"
+
+
+_COUNT = re.compile(r"(\d+)\s*枚")
+
+
+@check
+def deck_conditions_match_text(rules: m.Rules) -> Iterator[Problem]:
+    for frame in rules.frames:
+        if not frame.deck:
+            continue
+        stated = [int(n) for n in _COUNT.findall(frame.deck.text)]
+        actual = len(frame.deck.cards) if frame.deck.cards else frame.deck.min_cards
+        if stated and actual not in stated:
+            what = "cards" if frame.deck.cards else "min_cards"
+            yield frame.origin.sub("deck", what), f"the text says {stated[0]} 枚 but the structure says {actual}"
+        if frame.deck.min_cards is not None and "以上" not in frame.deck.text:
+            yield frame.origin.sub("deck", "text"), "min_cards needs a text that says 以上"
+
+
+# --- versions ---------------------------------------------------------------------------------------
+
+_VERSION = re.compile(r"^(v|ex)(\d+)\.(\d+)(?:\.(\d+))?$")
+
+
+def version_key(version: str) -> tuple[str, tuple[int, ...]]:
+    """('v', (8, 1)) for v8.1; versions compare only within one series (v or ex)."""
+    match = _VERSION.match(version)
+    if not match:
+        raise ValueError(f"not a version: {version}")
+    return match[1], tuple(int(x) for x in match.groups()[1:] if x is not None)
+
+
+@check
+def versions_are_ordered(rules: m.Rules) -> Iterator[Problem]:
+    current = version_key(rules.edition.version)
+    for kind, e in _entries(rules):
+        chain = ([e.introduced] if e.introduced else []) + list(e.updated)
+        for i in range(1, len(chain)):
+            (s1, k1), (s2, k2) = version_key(chain[i - 1]), version_key(chain[i])
+            if s1 == s2 and k2 <= k1:
+                where = ("updated", i - 1) if e.introduced else ("updated", i)
+                yield e.origin.sub(*where), f"version {chain[i]} does not come after {chain[i - 1]}"
+        for i, v in enumerate(chain):
+            series, key = version_key(v)
+            if series == current[0] and key > current[1]:
+                where = ("introduced",) if (e.introduced and i == 0) else ("updated", i - (1 if e.introduced else 0))
+                yield e.origin.sub(*where), f"version {v} is newer than the ruleset ({rules.edition.version})"
+
+
+# --- the core rules' requirements -----------------------------------------------------------------
+
+@check
+def some_action_passes_the_turn(rules: m.Rules) -> Iterator[Problem]:
+    """6.2.1: 「最低1つはターンを別のプレイヤーに渡すアクションを定義してください」, in every format."""
+    for fmt in rules.formats:
+        if not any("ターンを渡す" in "".join(m.iter_text(a.effect)) for a in rules.actions_in_format(fmt.id)):
+            yield fmt.origin, f"format {fmt.name} has no action that passes the turn (ターンを渡す); the core rules need one"

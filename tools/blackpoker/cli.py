@@ -1,0 +1,92 @@
+"""The ``blackpoker`` command line: check, export, build, sim."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from blackpoker.errors import DefinitionErrors
+from blackpoker.paths import DEFINITIONS
+
+EXIT_DATA_ERROR = 2
+EXIT_INTERNAL = 70
+
+definitions_argument = click.argument(
+    "directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=None)
+
+
+def _definitions(directory: Path | None) -> Path:
+    if directory is not None:
+        return directory
+    local = Path("definitions")
+    return local if local.is_dir() else DEFINITIONS
+
+
+def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
+    """Print every problem as file:line:col and exit 2."""
+    for error in exc.errors:
+        click.echo(str(error), err=True)
+    n = len(exc.errors)
+    click.echo(f"{n} problem{'s' if n != 1 else ''} found in the definitions.", err=True)
+    sys.exit(EXIT_DATA_ERROR)
+
+
+def load(directory: Path | None):  # -> Rules
+    from blackpoker.loader import load_rules
+    try:
+        return load_rules(_definitions(directory))
+    except DefinitionErrors as exc:
+        report_definition_errors(exc)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="blackpoker")
+def cli() -> None:
+    """BlackPoker rules toolkit: definitions → rulebook, action lists and simulator."""
+
+
+@cli.command()
+@definitions_argument
+def check(directory: Path | None) -> None:
+    """Validate the definitions (schema and semantic checks). Exit 2 on any problem."""
+    from blackpoker.summary import summary
+    rules = load(directory)
+    click.echo(summary(rules))
+
+
+@cli.command()
+@definitions_argument
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file instead of standard output.")
+def export(directory: Path | None, output: Path | None) -> None:
+    """Print the whole validated ruleset as one JSON document."""
+    from blackpoker.export import export_json
+    from blackpoker.fsutil import write_atomic
+    text = export_json(load(directory))
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text)
+        click.echo(f"wrote {output}", err=True)
+
+
+def main() -> None:
+    """Entry point: no traceback for the user; set BLACKPOKER_DEBUG=1 to see one."""
+    try:
+        cli.main(standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # a bug of ours, not the user's: say so plainly
+        if os.environ.get("BLACKPOKER_DEBUG"):
+            traceback.print_exc()
+        click.echo(f"internal error: {type(exc).__name__}: {exc}\n"
+                   "This is a bug in the toolkit; run with BLACKPOKER_DEBUG=1 for details.", err=True)
+        sys.exit(EXIT_INTERNAL)

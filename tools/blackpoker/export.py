@@ -1,0 +1,108 @@
+"""The whole validated ruleset as one JSON document (schemas/export.schema.json), for other programs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from blackpoker import model as m
+from blackpoker.keycard import KeyCondition
+from blackpoker.targets import TargetSpec
+
+EXPORT_SCHEMA_VERSION = 1
+
+
+def _blocks(blocks: tuple[m.Block, ...]) -> list[Any]:
+    out: list[Any] = []
+    for b in blocks:
+        if isinstance(b, str):
+            out.append(b)
+        else:
+            out.append({b.style: [i.text if not i.sub else {"text": i.text, "sub": _blocks(i.sub)} for i in b.items]})
+    return out
+
+
+def _key(key: KeyCondition | None) -> dict[str, Any] | None:
+    if key is None:
+        return None
+    return {
+        "text": key.text, "zone": key.zone, "label": key.label, "face_down": key.face_down,
+        "parts": [{"ranks": sorted(p.ranks), "suits": sorted(p.suits) if p.suits is not None else None,
+                   "count": p.count, "at_least": p.at_least, "same_suit": p.same_suit, "same_rank": p.same_rank}
+                  for p in key.parts],
+    }
+
+
+def _target(spec: TargetSpec | None) -> dict[str, Any] | None:
+    if spec is None:
+        return None
+    return {"kind": spec.kind, "owner": spec.owner, "count": spec.count, "same_suit_as_key": spec.same_suit_as_key,
+            "request_key_counts": sorted(spec.request_key_counts), "request_action": spec.request_action,
+            "request_has_target": spec.request_has_target}
+
+
+def _common(rules: m.Rules, e: m.Action | m.Character | m.Fog | m.Trump) -> dict[str, Any]:
+    return {"introduced": e.introduced, "updated": list(e.updated), "changed": rules.is_changed(e)}
+
+
+def _flavor(e: m.Action | m.Character | m.Fog) -> dict[str, Any]:
+    return {"story": e.story, "flavor": e.flavor, "flavor_speaker": e.flavor_speaker}
+
+
+def export_rules(rules: m.Rules) -> dict[str, Any]:
+    """The export as plain data; every list in definition order."""
+    ed = rules.edition
+    return {
+        "schema_version": EXPORT_SCHEMA_VERSION,
+        "ruleset": {"version": ed.version, "edition": ed.edition, "title": ed.title, "subtitle": ed.subtitle,
+                    "author": ed.author, "release": ed.release, "release_date": ed.released,
+                    "copyright": ed.copyright, "players": ed.players},
+        "formats": [{"id": f.id, "name": f.name, "reading": f.reading} for f in rules.formats],
+        "frames": [{
+            "id": f.id, "name": f.name, "reading": f.reading, "formats": list(f.formats), "zones": list(f.zones),
+            "deck": None if f.deck is None else {"text": f.deck.text, "cards": list(f.deck.cards) or None,
+                                                 "min_cards": f.deck.min_cards},
+            "setup": list(f.setup), "setup_continues": f.setup_continues,
+            "actions": list(f.actions), "fogs": list(f.fogs), "trumps": list(f.trumps),
+            "disclosure": [vars(d) for d in f.disclosure],
+        } for f in rules.frames],
+        "actions": [{
+            "id": a.id, "name": a.name, "reading": a.reading, "category": a.category, "group": a.group,
+            "trigger": a.trigger.value, "speed": a.speed.value, "timing": a.timing.value,
+            "shorthand": a.shorthand, "cost": list(a.cost), "key_card": a.key_card, "key": _key(a.key),
+            "implicit_key": a.implicit_key, "note": a.note, "activation_condition": a.activation_condition,
+            "trigger_condition": a.trigger_condition, "target": a.target, "target_spec": _target(a.target_spec),
+            "effect": _blocks(a.effect), **_flavor(a), **_common(rules, a),
+            "formats": list(a.formats), "frames": list(a.frames),
+        } for a in rules.actions],
+        "characters": [{
+            "id": c.id, "name": c.name, "reading": c.reading, "category": c.category, "key_card": c.key_card,
+            "key": _key(c.key), "size": c.size,
+            "labels": [{"name": l.name, "condition": l.condition} for l in c.labels],
+            "abilities": [{"name": x.name, "text": x.text} for x in c.abilities],
+            "summoned_by": list(c.summoned_by), **_flavor(c), **_common(rules, c), "formats": list(c.formats),
+        } for c in rules.characters],
+        "fogs": [{
+            "id": f.id, "name": f.name, "reading": f.reading, "category": f.category, "key_card": f.key_card,
+            "key": _key(f.key), "target": f.target, "ability": f.ability, "placed_by": f.placed_by,
+            **_flavor(f), **_common(rules, f), "formats": list(f.formats), "frames": list(f.frames),
+        } for f in rules.fogs],
+        "trumps": [{
+            "id": t.id, "name": t.name, "reading": t.reading, "category": t.category, "group": t.group,
+            "key_card": t.key_card, "key": _key(t.key), "ability": t.ability, "grants_label": t.grants_label,
+            "enables": t.enables, **_common(rules, t), "frames": list(t.frames),
+        } for t in rules.trumps],
+        "costs": [vars(c) for c in rules.costs],
+        "card_numbers": [vars(c) for c in rules.card_numbers],
+        "zones": [vars(z) for z in rules.zones],
+        "disclosure_levels": [vars(d) for d in rules.disclosure_levels],
+        "disclosure": [vars(d) for d in rules.disclosure],
+        "labels": list(rules.labels),
+        "rulings": [{"id": r.id, "title": r.title, "source": r.source, "ruling": r.ruling,
+                     "applies_to": list(r.applies_to)} for r in rules.rulings],
+    }
+
+
+def export_json(rules: m.Rules) -> str:
+    """Deterministic JSON text (UTF-8, Japanese unescaped, stable order)."""
+    return json.dumps(export_rules(rules), ensure_ascii=False, indent=2) + "\n"

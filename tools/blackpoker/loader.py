@@ -1,0 +1,237 @@
+"""Load the definitions once: parse YAML, validate against the schemas, build the model, run the checks."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from blackpoker import model as m
+from blackpoker.errors import DefinitionError, DefinitionErrors
+from blackpoker.keycard import KeyCardSyntaxError, parse_key_card, render_key_card
+from blackpoker.paths import DEFINITIONS, SCHEMAS
+from blackpoker.schema import validate
+from blackpoker.targets import TargetSyntaxError, parse_target
+from blackpoker.yamlsource import SourceFile, parse_yaml
+
+
+@dataclass(frozen=True)
+class DefinitionFile:
+    name: str
+    schema: str
+    kind: str
+
+
+FILES: tuple[DefinitionFile, ...] = (
+    DefinitionFile("ruleset.yaml", "ruleset.schema.json", "ruleset"),
+    DefinitionFile("formats.yaml", "formats.schema.json", "formats"),
+    DefinitionFile("frames.yaml", "frames.schema.json", "frames"),
+    DefinitionFile("actions.yaml", "actions.schema.json", "format-actions"),
+    DefinitionFile("frame-actions.yaml", "actions.schema.json", "frame-actions"),
+    DefinitionFile("characters.yaml", "characters.schema.json", "characters"),
+    DefinitionFile("fogs.yaml", "fogs.schema.json", "fogs"),
+    DefinitionFile("trumps.yaml", "trumps.schema.json", "trumps"),
+    DefinitionFile("rulings.yaml", "rulings.schema.json", "rulings"),
+)
+
+
+def display_path(directory: Path, name: str) -> str:
+    """The file name as the user should see it: relative to the working directory when possible."""
+    path = directory / name
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
+
+
+class _Builder:
+    """Turns validated data into model objects, collecting key-card and target problems on the way."""
+
+    def __init__(self, sources: dict[str, SourceFile]) -> None:
+        self.sources = sources
+        self.problems: list[DefinitionError] = []
+
+    def origin(self, kind: str, *path: Any) -> m.Origin:
+        return m.Origin(self.sources[kind].name, tuple(path))
+
+    def error(self, origin: m.Origin, message: str) -> None:
+        src = next(s for s in self.sources.values() if s.name == origin.file)
+        self.problems.append(src.error(origin.path, message))
+
+    def key(self, text: str | None, origin: m.Origin) -> Any:
+        if text is None:
+            return None
+        try:
+            key = parse_key_card(text)
+        except KeyCardSyntaxError as exc:
+            self.error(origin, f"key card does not parse: {exc}")
+            return None
+        canonical = render_key_card(key)
+        if canonical != text:
+            self.error(origin, f"key card '{text}' is not written canonically; expected '{canonical}'")
+        return key
+
+    def target(self, text: str | None, origin: m.Origin) -> Any:
+        if text is None:
+            return None
+        try:
+            return parse_target(text)
+        except TargetSyntaxError as exc:
+            self.error(origin, str(exc))
+            return None
+
+
+def _blocks(raw: list[Any]) -> tuple[m.Block, ...]:
+    out: list[m.Block] = []
+    for block in raw:
+        if isinstance(block, str):
+            out.append(block)
+            continue
+        (style, items), = block.items()
+        out.append(m.TextList(style, tuple(
+            m.ListItem(i) if isinstance(i, str) else m.ListItem(i["text"], _blocks(i["sub"])) for i in items)))
+    return tuple(out)
+
+
+def _opt(raw: dict[str, Any], key: str) -> Any:
+    return raw.get(key)
+
+
+def _build_rules(b: _Builder) -> m.Rules:
+    rs = b.sources["ruleset"].data
+    edition = m.Edition(**{k: rs["ruleset"].get(k) for k in (
+        "version", "edition", "title", "subtitle", "author", "release", "released", "copyright", "players")},
+        origin=b.origin("ruleset", "ruleset"))
+    fm = b.sources["formats"].data
+
+    actions: list[m.Action] = []
+    for kind in ("format-actions", "frame-actions"):
+        for i, a in enumerate(b.sources[kind].data["actions"]):
+            origin = b.origin(kind, "actions", i)
+            actions.append(m.Action(
+                id=a["id"], name=a["name"], reading=a["reading"], category=a["category"], group=a["group"],
+                trigger=m.Trigger(a["trigger"]), speed=m.Speed(a["speed"]), timing=m.Timing(a["timing"]),
+                effect=_blocks(a["effect"]), origin=origin,
+                key_card=_opt(a, "key_card"), key=b.key(_opt(a, "key_card"), origin.sub("key_card")),
+                implicit_key=_opt(a, "implicit_key"),
+                cost=tuple(a.get("cost", ())), note=_opt(a, "note"),
+                activation_condition=_opt(a, "activation_condition"),
+                trigger_condition=_opt(a, "trigger_condition"),
+                target=_opt(a, "target"), target_spec=b.target(_opt(a, "target"), origin.sub("target")),
+                story=_opt(a, "story"), flavor=_opt(a, "flavor"), flavor_speaker=_opt(a, "flavor_speaker"),
+                introduced=_opt(a, "introduced"), updated=tuple(a.get("updated", ())),
+                formats=tuple(a.get("formats", ())), frames=tuple(a.get("frames", ())),
+            ))
+
+    characters = []
+    for i, c in enumerate(b.sources["characters"].data["characters"]):
+        origin = b.origin("characters", "characters", i)
+        characters.append(m.Character(
+            id=c["id"], name=c["name"], reading=c["reading"], category=c["category"],
+            key_card=c["key_card"], key=b.key(c["key_card"], origin.sub("key_card")),
+            labels=tuple(m.Label(l) if isinstance(l, str) else m.Label(l["name"], l["condition"]) for l in c["labels"]),
+            summoned_by=tuple(c["summoned_by"]), formats=tuple(c["formats"]), origin=origin,
+            size=_opt(c, "size"), abilities=tuple(m.Ability(x["name"], x["text"]) for x in c.get("abilities", ())),
+            story=_opt(c, "story"), flavor=_opt(c, "flavor"), flavor_speaker=_opt(c, "flavor_speaker"),
+            introduced=_opt(c, "introduced"), updated=tuple(c.get("updated", ())),
+        ))
+
+    fogs = []
+    for i, f in enumerate(b.sources["fogs"].data["fogs"]):
+        origin = b.origin("fogs", "fogs", i)
+        fogs.append(m.Fog(
+            id=f["id"], name=f["name"], reading=f["reading"], category=f["category"],
+            key_card=f["key_card"], key=b.key(f["key_card"], origin.sub("key_card")),
+            ability=f["ability"], placed_by=f["placed_by"], origin=origin, target=_opt(f, "target"),
+            story=_opt(f, "story"), flavor=_opt(f, "flavor"), flavor_speaker=_opt(f, "flavor_speaker"),
+            introduced=_opt(f, "introduced"), updated=tuple(f.get("updated", ())),
+            formats=tuple(f.get("formats", ())), frames=tuple(f.get("frames", ())),
+        ))
+
+    trumps = []
+    for i, t in enumerate(b.sources["trumps"].data["trumps"]):
+        origin = b.origin("trumps", "trumps", i)
+        trumps.append(m.Trump(
+            id=t["id"], name=t["name"], reading=t["reading"], category=t["category"], group=t["group"],
+            key_card=t["key_card"], key=b.key(t["key_card"], origin.sub("key_card")),
+            ability=t["ability"], frames=tuple(t["frames"]), origin=origin,
+            grants_label=_opt(t, "grants_label"), enables=_opt(t, "enables"),
+            introduced=_opt(t, "introduced"), updated=tuple(t.get("updated", ())),
+        ))
+
+    frames = []
+    for i, f in enumerate(b.sources["frames"].data["frames"]):
+        deck = f.get("deck")
+        frames.append(m.Frame(
+            id=f["id"], name=f["name"], reading=f["reading"], formats=tuple(f["formats"]),
+            zones=tuple(f["zones"]), setup=tuple(f["setup"]), setup_continues=f["setup_continues"],
+            origin=b.origin("frames", "frames", i),
+            deck=m.DeckCondition(deck["text"], tuple(deck.get("cards", ())), deck.get("min_cards")) if deck else None,
+            actions=tuple(f.get("actions", ())), fogs=tuple(f.get("fogs", ())), trumps=tuple(f.get("trumps", ())),
+            disclosure=tuple(m.Disclosure(**d) for d in f.get("disclosure", ())),
+        ))
+
+    rulings = tuple(
+        m.Ruling(id=r["id"], title=r["title"], source=r["source"], ruling=r["ruling"],
+                 applies_to=tuple(r["applies_to"]), origin=b.origin("rulings", "rulings", i))
+        for i, r in enumerate(b.sources["rulings"].data["rulings"]))
+
+    return m.Rules(
+        edition=edition,
+        card_numbers=tuple(m.CardNumber(c["card"], c["number"], c.get("text")) for c in rs["card_numbers"]),
+        costs=tuple(m.CostType(**c) for c in rs["costs"]),
+        zones=tuple(m.Zone(z["id"], z["name"], z["common"], z.get("description")) for z in rs["zones"]),
+        disclosure_levels=tuple(m.DisclosureLevel(**d) for d in rs["disclosure_levels"]),
+        disclosure=tuple(m.Disclosure(**d) for d in rs["disclosure"]),
+        labels=tuple(rs["labels"]), action_groups=tuple(rs["action_groups"]),
+        frame_action_groups=tuple(rs["frame_action_groups"]),
+        formats=tuple(m.Format(f["id"], f["name"], f["reading"], b.origin("formats", "formats", i))
+                      for i, f in enumerate(fm["formats"])),
+        nesting_exceptions=tuple(m.NestingException(**e) for e in fm["nesting_exceptions"]),
+        frames=tuple(frames), actions=tuple(actions), characters=tuple(characters), fogs=tuple(fogs),
+        trumps=tuple(trumps), rulings=rulings,
+    )
+
+
+def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMAS,
+               checks: bool = True) -> m.Rules:
+    """Load, validate and check the definitions in ``directory``.
+
+    Raises :class:`DefinitionErrors` with every problem found (syntax, schema, then semantic checks).
+    """
+    from blackpoker.checks import run_checks  # checks read the model; import late to keep layers clear
+
+    directory = Path(directory)
+    errors: list[DefinitionError] = []
+    sources: dict[str, SourceFile] = {}
+    if not directory.is_dir():
+        raise DefinitionErrors([DefinitionError(str(directory), 1, 1, (), "no such definitions folder")])
+    for f in FILES:
+        name = display_path(directory, f.name)
+        path = directory / f.name
+        if not path.is_file():
+            errors.append(DefinitionError(name, 1, 1, (), f"missing file; expected {f.name} in {directory}"))
+            continue
+        src, problems = parse_yaml(path, name)
+        errors.extend(problems)
+        if src is None:
+            continue
+        schema_errors = list(validate(src, f.schema, schema_dir))
+        errors.extend(schema_errors)
+        sources[f.kind] = src
+    if errors:
+        raise DefinitionErrors(errors)
+
+    builder = _Builder(sources)
+    rules = _build_rules(builder)
+    errors.extend(builder.problems)
+    if checks:
+        for problem in run_checks(rules, builder.sources):
+            errors.append(problem)
+    if errors:
+        raise DefinitionErrors(errors)
+    return rules
+
+
+

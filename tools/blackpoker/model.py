@@ -1,0 +1,412 @@
+"""The one model of the rules: frozen dataclasses built once by the loader and read by everything else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterator, Literal
+
+from blackpoker.errors import PathPart
+from blackpoker.keycard import KeyCondition
+from blackpoker.targets import TargetSpec
+
+
+class Trigger(str, Enum):
+    DIRECT = "direct"
+    TRIGGERED = "triggered"
+
+    @property
+    def label(self) -> str:
+        return {"direct": "直接", "triggered": "誘発"}[self.value]
+
+
+class Speed(str, Enum):
+    INSTANT = "instant"
+    NORMAL = "normal"
+
+    @property
+    def label(self) -> str:
+        return {"instant": "即時", "normal": "通常"}[self.value]
+
+
+class Timing(str, Enum):
+    MAIN = "main"
+    QUICK = "quick"
+
+    @property
+    def label(self) -> str:
+        return {"main": "メイン", "quick": "クイック"}[self.value]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an entry was defined: its file and data path, so later checks can point at it."""
+
+    file: str
+    path: tuple[PathPart, ...]
+
+    def sub(self, *parts: PathPart) -> "Origin":
+        return Origin(self.file, self.path + parts)
+
+
+# --- structured text -------------------------------------------------------------------------
+
+ListStyle = Literal["numbered", "bulleted", "lettered"]
+
+
+@dataclass(frozen=True)
+class ListItem:
+    text: str
+    sub: tuple["Block", ...] = ()
+
+
+@dataclass(frozen=True)
+class TextList:
+    style: ListStyle
+    items: tuple[ListItem, ...]
+
+
+Block = str | TextList
+
+
+def iter_text(blocks: tuple[Block, ...]) -> Iterator[str]:
+    """Every piece of text in a block tree, in reading order (for search, checks and tests)."""
+    for block in blocks:
+        if isinstance(block, str):
+            yield block
+        else:
+            for item in block.items:
+                yield item.text
+                yield from iter_text(item.sub)
+
+
+# --- tables -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Edition:
+    version: str
+    edition: str
+    title: str
+    subtitle: str | None
+    author: str
+    release: str
+    released: str
+    copyright: str
+    players: int
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class CardNumber:
+    card: str
+    number: int | None
+    text: str | None
+
+
+@dataclass(frozen=True)
+class CostType:
+    letter: str
+    name: str
+    payment: str
+
+
+@dataclass(frozen=True)
+class Zone:
+    id: str
+    name: str
+    common: bool
+    description: str | None
+
+
+@dataclass(frozen=True)
+class DisclosureLevel:
+    id: str
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    zone: str
+    public: str
+    personal: str
+    hidden: str
+
+
+@dataclass(frozen=True)
+class Format:
+    id: str
+    name: str
+    reading: str
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class NestingException:
+    kind: str
+    id: str
+    reason: str
+
+
+# --- entries --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Action:
+    id: str
+    name: str
+    reading: str
+    category: str
+    group: str
+    trigger: Trigger
+    speed: Speed
+    timing: Timing
+    effect: tuple[Block, ...]
+    origin: Origin
+    key_card: str | None = None
+    key: KeyCondition | None = None
+    implicit_key: str | None = None
+    cost: tuple[str, ...] = ()
+    note: str | None = None
+    activation_condition: str | None = None
+    trigger_condition: str | None = None
+    target: str | None = None
+    target_spec: TargetSpec | None = None
+    story: str | None = None
+    flavor: str | None = None
+    flavor_speaker: str | None = None
+    introduced: str | None = None
+    updated: tuple[str, ...] = ()
+    formats: tuple[str, ...] = ()
+    frames: tuple[str, ...] = ()
+
+    @property
+    def is_frame_action(self) -> bool:
+        return bool(self.frames)
+
+    @property
+    def shorthand(self) -> str:
+        """The rules' notation ``@直接-通常-メイン``."""
+        return f"@{self.trigger.label}-{self.speed.label}-{self.timing.label}"
+
+    @property
+    def cost_text(self) -> str:
+        return "".join(self.cost)
+
+
+@dataclass(frozen=True)
+class Label:
+    name: str
+    condition: str | None = None
+
+
+@dataclass(frozen=True)
+class Ability:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Character:
+    id: str
+    name: str
+    reading: str
+    category: str
+    key_card: str
+    key: KeyCondition
+    labels: tuple[Label, ...]
+    summoned_by: tuple[str, ...]
+    formats: tuple[str, ...]
+    origin: Origin
+    size: str | None = None
+    abilities: tuple[Ability, ...] = ()
+    story: str | None = None
+    flavor: str | None = None
+    flavor_speaker: str | None = None
+    introduced: str | None = None
+    updated: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fog:
+    id: str
+    name: str
+    reading: str
+    category: str
+    key_card: str
+    key: KeyCondition
+    ability: str
+    placed_by: str
+    origin: Origin
+    target: str | None = None
+    story: str | None = None
+    flavor: str | None = None
+    flavor_speaker: str | None = None
+    introduced: str | None = None
+    updated: tuple[str, ...] = ()
+    formats: tuple[str, ...] = ()
+    frames: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Trump:
+    id: str
+    name: str
+    reading: str
+    category: str
+    group: str
+    key_card: str
+    key: KeyCondition
+    ability: str
+    frames: tuple[str, ...]
+    origin: Origin
+    grants_label: str | None = None
+    enables: str | None = None
+    introduced: str | None = None
+    updated: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeckCondition:
+    text: str
+    cards: tuple[str, ...] = ()
+    min_cards: int | None = None
+
+
+@dataclass(frozen=True)
+class Frame:
+    id: str
+    name: str
+    reading: str
+    formats: tuple[str, ...]
+    zones: tuple[str, ...]
+    setup: tuple[str, ...]
+    setup_continues: str
+    origin: Origin
+    deck: DeckCondition | None = None
+    actions: tuple[str, ...] = ()
+    fogs: tuple[str, ...] = ()
+    trumps: tuple[str, ...] = ()
+    disclosure: tuple[Disclosure, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A decision the project takes where the source rules are ambiguous or wrong (shown as a note)."""
+
+    id: str
+    title: str
+    source: str
+    ruling: str
+    applies_to: tuple[str, ...]
+    origin: Origin
+
+
+Entry = Action | Character | Fog | Trump
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The whole validated ruleset. Build it with :func:`blackpoker.load_rules`."""
+
+    edition: Edition
+    card_numbers: tuple[CardNumber, ...]
+    costs: tuple[CostType, ...]
+    zones: tuple[Zone, ...]
+    disclosure_levels: tuple[DisclosureLevel, ...]
+    disclosure: tuple[Disclosure, ...]
+    labels: tuple[str, ...]
+    action_groups: tuple[str, ...]
+    frame_action_groups: tuple[str, ...]
+    formats: tuple[Format, ...]
+    nesting_exceptions: tuple[NestingException, ...]
+    frames: tuple[Frame, ...]
+    actions: tuple[Action, ...]
+    characters: tuple[Character, ...]
+    fogs: tuple[Fog, ...]
+    trumps: tuple[Trump, ...]
+    rulings: tuple[Ruling, ...] = ()
+    _index: dict[tuple[str, str], object] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for kind, entries in (("format", self.formats), ("frame", self.frames), ("action", self.actions),
+                              ("character", self.characters), ("fog", self.fogs), ("trump", self.trumps), ("ruling", self.rulings)):
+            for entry in entries:
+                self._index.setdefault((kind, entry.id), entry)
+
+    # lookups -----------------------------------------------------------------------------------
+    def action(self, id: str) -> Action:
+        return self._get("action", id)  # type: ignore[return-value]
+
+    def character(self, id: str) -> Character:
+        return self._get("character", id)  # type: ignore[return-value]
+
+    def fog(self, id: str) -> Fog:
+        return self._get("fog", id)  # type: ignore[return-value]
+
+    def trump(self, id: str) -> Trump:
+        return self._get("trump", id)  # type: ignore[return-value]
+
+    def frame(self, id: str) -> Frame:
+        return self._get("frame", id)  # type: ignore[return-value]
+
+    def ruling(self, id: str) -> Ruling:
+        return self._get("ruling", id)  # type: ignore[return-value]
+
+    def rulings_for(self, ref: str) -> tuple[Ruling, ...]:
+        """The rulings that apply to ``kind:id`` (e.g. ``frame:pack``, ``section:6.4.2``)."""
+        return tuple(r for r in self.rulings if ref in r.applies_to)
+
+    def format(self, id: str) -> Format:
+        return self._get("format", id)  # type: ignore[return-value]
+
+    def zone(self, id: str) -> Zone:
+        return next(z for z in self.zones if z.id == id)
+
+    def cost_type(self, letter: str) -> CostType:
+        return next(c for c in self.costs if c.letter == letter)
+
+    def _get(self, kind: str, id: str) -> object:
+        try:
+            return self._index[(kind, id)]
+        except KeyError:
+            raise KeyError(f"no {kind} with id '{id}'") from None
+
+    def find_action(self, name_or_id: str) -> Action:
+        """An action by id or by its Japanese name (scenarios accept both)."""
+        for action in self.actions:
+            if name_or_id in (action.id, action.name):
+                return action
+        raise KeyError(f"no action with id or name '{name_or_id}'")
+
+    # views --------------------------------------------------------------------------------------
+    @property
+    def format_actions(self) -> tuple[Action, ...]:
+        return tuple(a for a in self.actions if not a.is_frame_action)
+
+    @property
+    def frame_actions(self) -> tuple[Action, ...]:
+        return tuple(a for a in self.actions if a.is_frame_action)
+
+    @property
+    def format_fogs(self) -> tuple[Fog, ...]:
+        return tuple(f for f in self.fogs if f.formats)
+
+    @property
+    def frame_fogs(self) -> tuple[Fog, ...]:
+        return tuple(f for f in self.fogs if f.frames)
+
+    def actions_in_format(self, format_id: str) -> tuple[Action, ...]:
+        return tuple(a for a in self.actions if format_id in a.formats)
+
+    def characters_in_format(self, format_id: str) -> tuple[Character, ...]:
+        return tuple(c for c in self.characters if format_id in c.formats)
+
+    def fogs_in_format(self, format_id: str) -> tuple[Fog, ...]:
+        return tuple(f for f in self.fogs if format_id in f.formats)
+
+    def frames_for_format(self, format_id: str) -> tuple[Frame, ...]:
+        return tuple(f for f in self.frames if format_id in f.formats)
+
+    def is_changed(self, entry: Entry) -> bool:
+        """True when the entry was updated in this edition (marked in lists and the changes section)."""
+        return self.edition.version in entry.updated

@@ -1,0 +1,122 @@
+"""JSON Schema validation of the definition files, with errors a maintainer can act on."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from jsonschema import Draft7Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT7
+
+from blackpoker.errors import DefinitionError
+from blackpoker.paths import SCHEMAS
+from blackpoker.yamlsource import SourceFile
+
+
+@lru_cache(maxsize=4)
+def _registry(schema_dir: Path) -> Registry:
+    resources = []
+    for path in sorted(schema_dir.glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((path.name, Resource.from_contents(contents, default_specification=DRAFT7)))
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=16)
+def validator_for(schema_name: str, schema_dir: Path = SCHEMAS) -> Draft7Validator:
+    """The validator of one schema file, with the other schema files resolvable by name."""
+    schema = json.loads((schema_dir / schema_name).read_text(encoding="utf-8"))
+    Draft7Validator.check_schema(schema)
+    return Draft7Validator(schema, registry=_registry(schema_dir))
+
+
+def _quote(value: Any) -> str:
+    if isinstance(value, str):
+        return f"'{value}'"
+    return json.dumps(value, ensure_ascii=False)
+
+
+_TYPE_NAMES = {"string": "a string", "array": "a list", "object": "a mapping", "integer": "a whole number",
+               "boolean": "true or false", "null": "null", "number": "a number"}
+
+
+def _describe_types(expected: Any) -> str:
+    types = expected if isinstance(expected, list) else [expected]
+    return " or ".join(_TYPE_NAMES.get(t, t) for t in types)
+
+
+def _exclusive_pair(error: ValidationError) -> tuple[str, str] | None:
+    """A oneOf of the shape 'either A or B, not both' (formats/frames, cards/min_cards)."""
+    names = []
+    for branch in error.validator_value:
+        required = branch.get("required", [])
+        if len(required) != 1 or "not" not in branch:
+            return None
+        names.append(required[0])
+    return (names[0], names[1]) if len(names) == 2 else None
+
+
+def _message(error: ValidationError) -> tuple[str, bool]:
+    """The message for one error, and whether it is about a key rather than a value."""
+    v, expected, instance = error.validator, error.validator_value, error.instance
+    if v == "enum":
+        return f"{_quote(instance)} is not one of " + ", ".join(_quote(x) for x in expected), False
+    if v == "required":
+        missing = [name for name in expected if isinstance(instance, dict) and name not in instance]
+        return "missing required field " + ", ".join(f"'{m}'" for m in missing), False
+    if v == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(instance) - set(allowed)) if isinstance(instance, dict) else []
+        return (f"unknown field {', '.join(repr(e) for e in extra)}; expected one of " + ", ".join(allowed)), True
+    if v == "type":
+        return f"{_quote(instance)} is {type(instance).__name__ if instance is not None else 'null'}; expected {_describe_types(expected)}", False
+    if v == "pattern":
+        hint = error.schema.get("description", f"text matching {expected}")
+        return f"{_quote(instance)} is not valid; expected {hint[0].lower() + hint[1:]}", False
+    if v == "dependencies":
+        return error.message.replace("is a dependency of", "is required together with"), False
+    if v == "uniqueItems":
+        return "has duplicate items; every item must be unique", False
+    if v == "minItems":
+        return f"has {len(instance)} item(s); expected at least {expected}", False
+    if v == "maxItems":
+        return f"has {len(instance)} item(s); expected at most {expected}", False
+    if v == "minLength":
+        return "is empty; expected text", False
+    if v == "oneOf":
+        pair = _exclusive_pair(error)
+        if pair and isinstance(instance, dict):
+            a, b = pair
+            if a in instance and b in instance:
+                return f"has both '{a}' and '{b}'; expected exactly one of them", False
+            return f"has neither '{a}' nor '{b}'; expected exactly one of them", False
+    return error.message, False
+
+
+def _leaf(error: ValidationError) -> ValidationError:
+    """Descend into oneOf/anyOf to the error that best explains what is wrong."""
+    if error.validator in ("oneOf", "anyOf") and error.context and _exclusive_pair(error) is None:
+        # A string-or-object branch: report against the branch whose type matches the value.
+        typed = [e for e in error.context if e.validator != "type"]
+        return _leaf(best_match(typed or error.context))
+    return error
+
+
+def validate(src: SourceFile, schema_name: str, schema_dir: Path = SCHEMAS) -> Iterator[DefinitionError]:
+    """Every schema violation of one parsed file, each located at its YAML node."""
+    validator = validator_for(schema_name, schema_dir)
+    for raw in validator.iter_errors(src.data):
+        error = _leaf(raw)
+        path = tuple(error.absolute_path)
+        message, at_key = _message(error)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = set(error.schema.get("properties", {}))
+            for extra in sorted(set(error.instance) - allowed):
+                yield src.error(path + (extra,), message.replace(
+                    message.split(";")[0], f"unknown field '{extra}'"), key=True)
+            continue
+        yield src.error(path, message, key=at_key)
