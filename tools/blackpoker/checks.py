@@ -234,7 +234,10 @@ def formats_are_nested(rules: m.Rules) -> Iterator[Problem]:
     excused = {(e.kind, e.id) for e in rules.nesting_exceptions}
     for kind, e in _entries(rules):
         formats = getattr(e, "formats", ())
-        if not formats or (kind, e.id) in excused:
+        unknown = [f for f in formats if f not in order]
+        for f in unknown:
+            yield e.origin.sub("formats", formats.index(f)), f"format '{f}' is not defined in formats.yaml"
+        if not formats or unknown or (kind, e.id) in excused:
             continue
         first = min(order.index(f) for f in formats)
         expected = order[first:]
@@ -248,13 +251,14 @@ def formats_are_nested(rules: m.Rules) -> Iterator[Problem]:
 @check
 def frames_mention_only_their_formats(rules: m.Rules) -> Iterator[Problem]:
     for frame in rules.frames:
-        ruled = bool(rules.rulings_for(f"frame:{frame.id}"))
+        rulings = rules.rulings_for(f"frame:{frame.id}")
         for i, step in enumerate(frame.setup):
             for fmt in rules.formats:
+                ruled = any(fmt.name in r.source for r in rulings)  # a ruling that speaks of this format
                 if f"フォーマットが{fmt.name}" in step and fmt.id not in frame.formats and not ruled:
                     yield frame.origin.sub("setup", i), (
                         f"the setup speaks of format {fmt.name}, which frame '{frame.id}' does not support; "
-                        f"fix it or add a ruling for 'frame:{frame.id}' in rulings.yaml")
+                        f"fix it or add a ruling for 'frame:{frame.id}' about {fmt.name} in rulings.yaml")
 
 
 @check

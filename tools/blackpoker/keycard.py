@@ -105,7 +105,7 @@ class KeyCardSyntaxError(ValueError):
 _SUIT = "[♠♡◇♣]"
 _RANK = r"(?:A|10|[2-9]|J|Q|K)"
 _RANGE = rf"{_RANK}(?:~{_RANK})?"
-_TERM = re.compile(rf"^(?P<suit>{_SUIT})?(?P<ranks>{_RANGE}|Joker)(?: を(?P<count>\d+)枚)?$")
+_TERM = re.compile(rf"^(?P<suit>{_SUIT})?(?P<ranks>{_RANGE}(?:,{_RANGE})*|Joker)(?: を(?P<count>\d+)枚)?$")
 _SAME_SUIT_OF = re.compile(rf"^同じスートの (?P<ranks>{_RANGE}(?:,{_RANGE})*) を(?P<count>\d+)枚$")
 _SAME = re.compile(r"^同じ(?P<what>スート|数字)を(?P<count>\d+)枚(?P<least>以上)?$")
 _FIELD = re.compile(r"^<(?P<label>[^<>]+)> を持つ兵士(?P<count>\d+)体$")

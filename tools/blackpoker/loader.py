@@ -211,7 +211,7 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
         name = display_path(directory, f.name)
         path = directory / f.name
         if not path.is_file():
-            errors.append(DefinitionError(name, 1, 1, (), f"missing file; expected {f.name} in {directory}"))
+            errors.append(DefinitionError(name, 1, 1, (), f"missing file; expected {f.name} in {display_path(directory, '.')}"))
             continue
         src, problems = parse_yaml(path, name)
         errors.extend(problems)

@@ -1,0 +1,81 @@
+"""The command line as a user meets it: exit codes, output, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from blackpoker.paths import DEFINITIONS, ROOT
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_check_prints_the_summary() -> None:
+    result = run("check")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("v8.1 ok: 5 frames, 48 actions (37 format + 11 frame), 6 characters, 4 fogs, 5 trumps")
+    assert "lite 19/5/2; std 25/6/2; pro 31/6/2; mast 37/6/3" in result.stdout
+
+
+def test_check_on_a_corrupted_copy_points_at_the_line(tmp_path: Path) -> None:
+    copy = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, copy)
+    actions = copy / "actions.yaml"
+    lines = actions.read_text(encoding="utf-8").splitlines(keepends=True)
+    number = next(i for i, line in enumerate(lines, 1) if line == "    timing: main\n")
+    lines[number - 1] = "    timing: ずっと\n"
+    actions.write_text("".join(lines), encoding="utf-8")
+
+    result = run("check", "defs", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"defs/actions.yaml:{number}:13: actions[0].timing: 'ずっと' is not one of 'main', 'quick'",
+        "1 problem found in the definitions.",
+    ]
+    assert "Traceback" not in result.stderr
+
+
+def test_check_on_broken_yaml_has_no_traceback(tmp_path: Path) -> None:
+    copy = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, copy)
+    (copy / "fogs.yaml").write_text("fogs: [\n  - id: up\n", encoding="utf-8")
+    result = run("check", str(copy))
+    assert result.returncode == 2
+    assert "fogs.yaml:" in result.stderr and "YAML syntax error" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_export_prints_json_and_writes_files_atomically(tmp_path: Path) -> None:
+    result = run("export")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert len(document["actions"]) == 48 and document["ruleset"]["version"] == "v8.1"
+
+    target = tmp_path / "out" / "rules.json"
+    result = run("export", "-o", str(target))
+    assert result.returncode == 0 and json.loads(target.read_text(encoding="utf-8")) == document
+    assert [p.name for p in target.parent.iterdir()] == ["rules.json"]  # no temporary file left
+
+
+def test_failed_export_leaves_the_previous_file(tmp_path: Path) -> None:
+    target = tmp_path / "rules.json"
+    target.write_text("previous", encoding="utf-8")
+    copy = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, copy)
+    (copy / "ruleset.yaml").write_text("ruleset: {}\n", encoding="utf-8")
+    result = run("export", str(copy), "-o", str(target))
+    assert result.returncode == 2
+    assert target.read_text(encoding="utf-8") == "previous"
+
+
+def test_module_and_console_script_agree() -> None:
+    script = Path(sys.executable).with_name("blackpoker")
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "check" in result.stdout and "export" in result.stdout

@@ -1,0 +1,69 @@
+"""Key-card conditions: parsing, canonical rendering and matching real cards."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from blackpoker.cards import Card, full_deck, parse_card
+from blackpoker.keycard import KeyCardSyntaxError, parse_key_card, render_key_card
+
+
+def cards(*codes: str) -> list[Card]:
+    return [parse_card(c) for c in codes]
+
+
+@pytest.mark.parametrize("text, good, bad", [
+    ("2~10", [("S2",), ("H10",)], [("SA",), ("SJ",), ("JK",), ("S2", "S3")]),
+    ("J~K", [("DJ",), ("CK",)], [("S10",), ("JK",)]),
+    ("Joker", [("JK",)], [("SA",)]),
+    ("♡A~10", [("HA",), ("H10",)], [("SA",), ("HJ",)]),
+    ("♡A~10 を2枚", [("H2", "H9")], [("H2",), ("H2", "S9")]),
+    ("♠A~K と ◇A~K", [("SK", "DA"), ("DA", "SK")], [("SK", "SA"), ("SK",)]),
+    ("A と J", [("SA", "HJ"), ("CJ", "DA")], [("SA", "HQ"), ("SA", "DA")]),
+    ("同じスートの A,10~K を5枚", [("SA", "S10", "SJ", "SQ", "SK")], [("SA", "S10", "SJ", "SQ", "HK"), ("S9", "S10", "SJ", "SQ", "SK")]),
+    ("同じ数字を2枚", [("S7", "H7")], [("S7", "H8"), ("S7",)]),
+    ("同じスートを2枚", [("S2", "SK")], [("S2", "HK"), ("JK", "JK2")]),
+    ("同じスートを2枚以上", [("C2", "C3"), ("C2", "C3", "C4")], [("C2",), ("C2", "D3", "C4")]),
+])
+def test_accepts(text: str, good: list[tuple[str, ...]], bad: list[tuple[str, ...]]) -> None:
+    key = parse_key_card(text)
+    assert render_key_card(key) == text
+    for codes in good:
+        assert key.accepts(cards(*codes)), codes
+    for codes in bad:
+        assert not key.accepts(cards(*codes)), codes
+
+
+def test_field_keys_name_a_label() -> None:
+    key = parse_key_card("<スラッシュ> を持つ兵士1体")
+    assert (key.zone, key.label, key.parts) == ("field", "スラッシュ", ())
+
+
+def test_choices_from_a_hand() -> None:
+    key = parse_key_card("♠A~10 を2枚")
+    hand = cards("S2", "S5", "SK", "H3")
+    assert key.choices(hand) == [tuple(cards("S2", "S5"))]
+
+
+@pytest.mark.parametrize("text", ["2-10", "♡A~", "K~A", "♡Joker", "A and J", "同じスートを枚"])
+def test_malformed_texts_are_rejected(text: str) -> None:
+    with pytest.raises(KeyCardSyntaxError):
+        parse_key_card(text)
+
+
+@given(st.sets(st.sampled_from(range(1, 14)), min_size=1),
+       st.sets(st.sampled_from("♠♡◇♣"), max_size=1), st.integers(1, 5))
+def test_render_then_parse_is_identity(ranks: set[int], suit: set[str], count: int) -> None:
+    from blackpoker.keycard import CardPattern, KeyCondition
+    from blackpoker.cards import SYMBOL_SUITS
+    suits = frozenset(SYMBOL_SUITS[s] for s in suit) or None
+    key = KeyCondition("", (CardPattern(frozenset(ranks), suits, count),))
+    text = render_key_card(key)
+    assert parse_key_card(text).parts == key.parts
+
+
+def test_full_deck() -> None:
+    deck = full_deck()
+    assert len(deck) == 54 and len({c.code for c in deck}) == 54
+    assert str(parse_card("♥10")) == "♡10" and parse_card("DQ").code == "DQ"

@@ -1,0 +1,70 @@
+"""Property: whatever a maintainer does to valid definitions, the loader answers with data or located errors."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from blackpoker import DefinitionErrors, load_rules
+from blackpoker.paths import DEFINITIONS
+
+FILES = sorted(p.name for p in DEFINITIONS.glob("*.yaml"))
+ORIGINAL = {name: yaml.safe_load((DEFINITIONS / name).read_text(encoding="utf-8")) for name in FILES}
+
+values = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.text(max_size=8),
+                   st.lists(st.text(max_size=4), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
+
+
+def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, prefix + (i,))
+    return out
+
+
+@st.composite
+def mutations(draw: st.DrawFn) -> tuple[str, Any]:
+    name = draw(st.sampled_from(FILES))
+    data = copy.deepcopy(ORIGINAL[name])
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(data) if p]
+        if not paths:
+            break
+        path = draw(st.sampled_from(paths))
+        parent = data
+        for part in path[:-1]:
+            parent = parent[part]
+        action = draw(st.sampled_from(["replace", "delete", "duplicate"]))
+        if action == "replace":
+            parent[path[-1]] = draw(values)
+        elif action == "delete":
+            del parent[path[-1]]
+        elif isinstance(parent, list):
+            parent.append(copy.deepcopy(parent[path[-1]]))
+    return name, data
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mutations())
+def test_loader_only_answers_with_clean_errors(tmp_path_factory, mutation: tuple[str, Any]) -> None:
+    name, data = mutation
+    target = tmp_path_factory.mktemp("defs")
+    shutil.copytree(DEFINITIONS, target, dirs_exist_ok=True)
+    (target / name).write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    try:
+        load_rules(target)
+    except DefinitionErrors as exc:
+        assert exc.errors
+        for error in exc.errors:
+            assert error.line >= 1 and error.column >= 1
+            assert error.file.endswith(".yaml") and error.message
+            assert "Traceback" not in error.message
