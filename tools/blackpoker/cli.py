@@ -75,6 +75,24 @@ def export(directory: Path | None, output: Path | None) -> None:
         click.echo(f"wrote {output}", err=True)
 
 
+@cli.command()
+@click.option("--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The definitions folder (default: definitions/).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
+              show_default=True, help="The output folder; replaced only when the whole build succeeds.")
+def build(definitions: Path | None, out: Path) -> None:
+    """Build everything: rulebook, action lists, PDFs and the JSON export."""
+    from blackpoker.build import BuildError, build as run_build
+    try:
+        report = run_build(_definitions(definitions), out, progress=lambda line: click.echo(line, err=True))
+    except DefinitionErrors as exc:
+        report_definition_errors(exc)
+    except BuildError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(1)
+    click.echo(f"built {out}: {report.files} files in {report.seconds:.1f} s")
+
+
 def main() -> None:
     """Entry point: no traceback for the user; set BLACKPOKER_DEBUG=1 to see one."""
     try:

@@ -1,0 +1,175 @@
+"""``blackpoker build``: every output into one folder, atomically.
+
+The definitions are loaded and checked first; then independent steps (JSON export, action lists, rulebook,
+verified examples) render into a staging folder beside the output, in parallel processes. Only when every
+step succeeded does the staging folder replace the output folder, so a failed build leaves the previous
+site exactly as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from blackpoker.cache import StepCache, fingerprint
+from blackpoker.errors import DefinitionErrors
+from blackpoker.loader import load_rules
+from blackpoker.paths import ROOT
+
+
+class BuildError(Exception):
+    """A step failed; the message says which and why. The previous output is untouched."""
+
+
+@dataclass(frozen=True)
+class StepResult:
+    name: str
+    files: tuple[Path, ...]
+    seconds: float
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One independent part of the build: ``run(definitions, staging) -> (files, detail)``.
+
+    ``inputs`` are the project folders the step reads besides the definitions and the code; together they
+    key the step's cache entry.
+    """
+
+    name: str
+    title: str  # shown in the progress display
+    run: Callable[[Path, Path], tuple[list[Path], str]]
+    inputs: tuple[str, ...] = ()
+
+
+def _export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    from blackpoker.export import export_json
+    from blackpoker.fsutil import write_atomic
+    target = staging / "blackpoker-rules.json"
+    write_atomic(target, export_json(load_rules(definitions)))
+    return [target], ""
+
+
+def _actionlists(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    from blackpoker.actionlist import build_actionlists
+    files = build_actionlists(load_rules(definitions), staging)
+    return files, _pdf_pages(files)
+
+
+def _rulebook(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    from blackpoker.rulebook import build_rulebook
+    work = staging.parent / ".rulebook-work"
+    files = build_rulebook(definitions, staging, pdf=True, work_dir=work)
+    return files, _pdf_pages(files)
+
+
+def _pdf_pages(files: list[Path]) -> str:
+    from pypdf import PdfReader
+    pdfs = [f for f in files if f.suffix == ".pdf"]
+    pages = sum(len(PdfReader(f).pages) for f in pdfs)
+    return f"{len(pdfs)} PDFs, {pages} pages" if pdfs else ""
+
+
+STEPS: tuple[Step, ...] = (
+    Step("export", "JSON export", _export),
+    Step("actionlists", "action lists (HTML + PDF)", _actionlists, ("templates",)),
+    Step("rulebook", "rulebook (HTML + PDF + booklet)", _rulebook, ("source", "templates", "scenarios")),
+)
+CODE = ("tools/blackpoker", "schemas", "pyproject.toml")
+
+
+def step_key(step: Step, definitions: Path) -> str:
+    """Everything a step's output depends on: definitions, code, schemas, its own inputs, environment knobs."""
+    roots = [definitions] + [ROOT / p for p in (*CODE, *step.inputs) if (ROOT / p).exists()]
+    return fingerprint(roots, step.name, os.environ.get("SOURCE_DATE_EPOCH", ""))
+
+
+def _run_step(step_name: str, definitions: str, staging: str) -> StepResult:
+    """Runs in a worker process; returns paths relative to the staging folder."""
+    step = next(s for s in STEPS if s.name == step_name)
+    start = time.perf_counter()
+    files, detail = step.run(Path(definitions), Path(staging))
+    return StepResult(step.name, tuple(Path(f).relative_to(staging) for f in files),
+                      time.perf_counter() - start, detail)
+
+
+@dataclass
+class BuildReport:
+    out: Path
+    results: list[StepResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def files(self) -> int:
+        return sum(1 for _ in self.out.rglob("*") if _.is_file())
+
+
+def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
+          jobs: int | None = None, cache_dir: Path | None = None) -> BuildReport:
+    """Build everything from ``definitions`` into ``out``; raise BuildError or DefinitionErrors on failure."""
+    start = time.perf_counter()
+    rules = load_rules(definitions)  # fail fast, before any file is touched
+    progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions")
+
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.staging"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    report = BuildReport(out)
+    failures: list[str] = []
+    cache = StepCache(cache_dir or out.parent / ".cache" / "steps")
+    try:
+        pending: list[tuple[Step, str]] = []
+        for step in STEPS:
+            key = step_key(step, definitions)
+            t0 = time.perf_counter()
+            restored = cache.restore(step.name, key, staging)
+            if restored is None:
+                pending.append((step, key))
+                continue
+            report.results.append(StepResult(step.name, tuple(restored), time.perf_counter() - t0, "unchanged"))
+            progress(f"  = {step.title}: unchanged, {len(restored)} files reused")
+        workers = jobs or min(max(len(pending), 1), os.cpu_count() or 1)
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures: dict[Future[StepResult], tuple[Step, str]] = {}
+            for step, key in pending:
+                progress(f"  … {step.title}")
+                futures[pool.submit(_run_step, step.name, str(definitions.resolve()), str(staging))] = (step, key)
+            for future, (step, key) in futures.items():
+                try:
+                    result = future.result()
+                except DefinitionErrors as exc:
+                    failures.append(f"{step.title}: definitions:\n{exc}")
+                    continue
+                except Exception as exc:  # noqa: BLE001 - reported, the build fails as a whole
+                    failures.append(f"{step.title}: {type(exc).__name__}: {exc}")
+                    continue
+                files = [staging / f for f in result.files]
+                cache.store(step.name, key, staging, files)
+                report.results.append(result)
+                extra = f", {result.detail}" if result.detail else ""
+                progress(f"  ✓ {step.title}: {len(result.files)} files{extra} ({result.seconds:.1f} s)")
+        if failures:
+            raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
+        _swap(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _swap(staging: Path, out: Path) -> None:
+    """Replace ``out`` by ``staging`` with two renames; the old tree is removed only afterwards."""
+    old = out.parent / f".{out.name}.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.rename(old)
+    staging.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
