@@ -1,0 +1,104 @@
+"""The build orchestrator: atomic replacement, caching of unchanged steps, failures that change nothing.
+
+These tests swap the real steps for small ones that write a file derived from the definitions, so they run
+in a second; the end-to-end build is covered by the action-list and rulebook tests.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from blackpoker import build as build_module
+from blackpoker.build import BuildError, Step, build
+from blackpoker.errors import DefinitionErrors
+from blackpoker.loader import load_rules
+from blackpoker.paths import DEFINITIONS
+
+
+def _names(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    rules = load_rules(definitions)
+    target = staging / "names" / "actions.txt"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("\n".join(a.name for a in rules.actions), encoding="utf-8")
+    return [target], ""
+
+
+def _flavors(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    rules = load_rules(definitions)
+    if any(a.flavor and "FAIL" in a.flavor for a in rules.actions):
+        raise RuntimeError("a flavour says FAIL")
+    target = staging / "flavors.txt"
+    target.write_text("\n".join(a.flavor or "" for a in rules.actions), encoding="utf-8")
+    return [target], ""
+
+
+@pytest.fixture
+def defs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(build_module, "STEPS", (Step("names", "names", _names), Step("flavors", "flavors", _flavors)))
+    target = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, target)
+    return target
+
+
+def _edit(defs: Path, old: str, new: str) -> None:
+    path = defs / "actions.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _snapshot(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_build_writes_every_step(defs: Path, tmp_path: Path) -> None:
+    lines: list[str] = []
+    report = build(defs, tmp_path / "site", progress=lines.append, jobs=1)
+    assert sorted(_snapshot(tmp_path / "site")) == ["flavors.txt", "names/actions.txt"]
+    assert report.files == 2 and {r.name for r in report.results} == {"names", "flavors"}
+    assert any("✓ names" in line for line in lines)
+    assert not list(tmp_path.glob(".site.*"))  # no staging or old tree left behind
+
+
+def test_unchanged_steps_are_reused_and_edits_rerender_only_what_changed(defs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(defs, out, progress=lambda _: None, jobs=1)
+    lines: list[str] = []
+    build(defs, out, progress=lines.append, jobs=1)
+    assert sum("unchanged" in line for line in lines) == 2
+
+    _edit(defs, "「防壁の次は兵士を出します。", "「防壁の次に兵士を出します。")
+    lines.clear()
+    report = build(defs, out, progress=lines.append, jobs=1)
+    assert "防壁の次に兵士" in (out / "flavors.txt").read_text(encoding="utf-8")
+    assert {r.name for r in report.results if r.detail != "unchanged"} == {"names", "flavors"}
+
+
+def test_two_builds_are_byte_identical(defs: Path, tmp_path: Path) -> None:
+    build(defs, tmp_path / "a", progress=lambda _: None, jobs=1, cache_dir=tmp_path / "cache-a")
+    build(defs, tmp_path / "b", progress=lambda _: None, jobs=1, cache_dir=tmp_path / "cache-b")
+    assert _snapshot(tmp_path / "a") == _snapshot(tmp_path / "b")
+
+
+def test_a_failing_step_leaves_the_previous_output(defs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(defs, out, progress=lambda _: None, jobs=1)
+    before = _snapshot(out)
+    _edit(defs, "「防壁の次は兵士を出します。", "「FAIL")
+    with pytest.raises(BuildError, match="flavors: RuntimeError: a flavour says FAIL"):
+        build(defs, out, progress=lambda _: None, jobs=1)
+    assert _snapshot(out) == before
+    assert not list(tmp_path.glob(".site.*"))
+
+
+def test_bad_definitions_leave_the_previous_output(defs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(defs, out, progress=lambda _: None, jobs=1)
+    before = _snapshot(out)
+    _edit(defs, "    timing: main\n", "    timing: ずっと\n")
+    with pytest.raises(DefinitionErrors, match="'ずっと' is not one of 'main', 'quick'"):
+        build(defs, out, progress=lambda _: None, jobs=1)
+    assert _snapshot(out) == before
