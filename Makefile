@@ -33,5 +33,8 @@ test: setup
 bench: setup
 	$(BIN)/python scripts/bench.py
 
+serve: setup
+	$(BIN)/blackpoker serve
+
 clean:
 	rm -rf build .pytest_cache .hypothesis

@@ -93,6 +93,28 @@ def build(definitions: Path | None, out: Path) -> None:
     click.echo(f"built {out}: {report.files} files in {report.seconds:.1f} s")
 
 
+@cli.command()
+@click.option("--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The definitions folder (default: definitions/).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
+              show_default=True, help="The output folder.")
+@click.option("--port", type=int, default=8000, show_default=True, help="The local port (127.0.0.1 only).")
+def serve(definitions: Path | None, out: Path, port: int) -> None:
+    """Preview locally: rebuild when definitions, templates or source change, and reload the open pages."""
+    from blackpoker.build import BuildError, build as run_build
+    from blackpoker.serve import serve as run_serve
+    defs = _definitions(definitions)
+
+    def rebuild() -> str:
+        try:
+            report = run_build(defs, out, progress=lambda line: click.echo(line, err=True))
+        except (DefinitionErrors, BuildError) as exc:
+            return f"build failed (the preview keeps the last good build):\n{exc}"
+        return f"built {report.files} files in {report.seconds:.1f} s"
+
+    run_serve(defs, out, port=port, rebuild=rebuild, echo=lambda line: click.echo(line, err=True))
+
+
 def main() -> None:
     """Entry point: no traceback for the user; set BLACKPOKER_DEBUG=1 to see one."""
     try:

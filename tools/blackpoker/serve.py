@@ -1,0 +1,91 @@
+"""``blackpoker serve``: a local preview that rebuilds on every change and reloads the open pages.
+
+A watcher polls the inputs' fingerprint; a change triggers a build (atomic, cached). The HTTP server serves
+the output folder and injects a few lines of script into HTML responses (never into the built files) that
+reload the page when the build number changes. Loopback only.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable
+
+from blackpoker.cache import fingerprint
+from blackpoker.paths import ROOT
+
+WATCHED = ("templates", "source", "scenarios", "tools/blackpoker")
+RELOAD_SNIPPET = b"""<script>(function(){var v=null;setInterval(function(){fetch('/__build').then(function(r){
+return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload()}v=t}).catch(function(){})},1000)})();</script>"""
+
+
+class _State:
+    def __init__(self) -> None:
+        self.build_number = 0
+        self.message = "starting"
+
+
+def _handler(state: _State, directory: Path) -> type[SimpleHTTPRequestHandler]:
+    class Handler(SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            super().__init__(*args, directory=str(directory), **kwargs)
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+            if self.path == "/__build":
+                body = str(state.build_number).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            path = Path(self.translate_path(self.path))
+            if path.is_dir():
+                path = path / "index.html"
+            if path.suffix == ".html" and path.is_file():
+                body = path.read_bytes().replace(b"</body>", RELOAD_SNIPPET + b"</body>", 1)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            super().do_GET()
+
+        def log_message(self, format: str, *args: object) -> None:  # quiet
+            return
+
+    return Handler
+
+
+def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], str],
+          echo: Callable[[str], None] = print, interval: float = 1.0) -> None:
+    """Serve ``out`` on 127.0.0.1:``port``; call ``rebuild`` whenever an input changes."""
+    state = _State()
+    roots = [definitions] + [ROOT / p for p in WATCHED if (ROOT / p).exists()]
+
+    def watch() -> None:
+        last = None
+        while True:
+            current = fingerprint(roots)
+            if current != last:
+                last = current
+                echo("change detected: building …")
+                state.message = rebuild()
+                state.build_number += 1
+                echo(state.message)
+            time.sleep(interval)
+
+    threading.Thread(target=watch, daemon=True).start()
+    out.mkdir(parents=True, exist_ok=True)
+    server = ThreadingHTTPServer(("127.0.0.1", port), partial(_handler(state, out)))
+    echo(f"serving {out} at http://127.0.0.1:{port}/ (Ctrl+C to stop)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        echo("stopped")
+    finally:
+        server.server_close()
