@@ -1,0 +1,172 @@
+/* BlackPoker action lists: table-of-contents drawer, and on the full list the format/frame/type filters.
+ * Without this script every entry stays visible. No network, no dependencies; works from file://. */
+(function () {
+  "use strict";
+  var doc = document;
+
+  /* ---- table of contents: a drawer on narrow screens ---- */
+  var toc = doc.getElementById("toc");
+  var toggle = doc.getElementById("toc-toggle");
+  function setDrawer(open) {
+    if (!toc || !toggle) return;
+    toc.classList.toggle("is-open", open);
+    doc.body.classList.toggle("drawer-open", open);
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+  if (toggle) {
+    toggle.addEventListener("click", function () { setDrawer(!toc.classList.contains("is-open")); });
+    toc.addEventListener("click", function (ev) { if (ev.target.closest("a")) setDrawer(false); });
+    doc.addEventListener("keydown", function (ev) { if (ev.key === "Escape") setDrawer(false); });
+  }
+
+  /* ---- filters (all.html only) ---- */
+  var dataEl = doc.getElementById("filter-data");
+  if (!dataEl) return;
+  var data = JSON.parse(dataEl.textContent);
+  var state = { format: "all", frame: "none", categories: [] };
+
+  function norm(text) { return String(text).normalize("NFKC").replace(/\s+/g, ""); }
+  function byIdOrName(list, value) {
+    var v = norm(value);
+    for (var i = 0; i < list.length; i++) {
+      if (norm(list[i].id) === v || norm(list[i].name) === v) return list[i];
+    }
+    return null;
+  }
+  function frameById(id) { return byIdOrName(data.frames, id); }
+
+  /* frames offered for a format (Table 3.1) */
+  function framesFor(format) {
+    return data.frames.filter(function (f) { return format === "all" || f.formats.indexOf(format) >= 0; })
+      .map(function (f) { return f.id; });
+  }
+  function frameAllowed(frame, format) {
+    return frame === "none" || frame === "all" || framesFor(format).indexOf(frame) >= 0;
+  }
+
+  function readUrl() {
+    var q = new URLSearchParams(window.location.search);
+    var format = q.get("format"), frame = q.get("frame");
+    if (format) {
+      var f = norm(format) === "all" ? { id: "all" } : byIdOrName(data.formats, format);
+      if (f) state.format = f.id;
+    }
+    if (frame) {
+      var v = norm(frame);
+      if (v === "none" || v === "指定なし" || v === "なし") state.frame = "none";
+      else if (v === "all" || v === "すべて") state.frame = "all";
+      else { var fr = frameById(frame); if (fr) state.frame = fr.id; }
+    }
+    var cats = [];
+    q.getAll("category").forEach(function (value) {
+      value.split(",").forEach(function (c) {
+        var hit = data.categories.filter(function (k) { return norm(k) === norm(c); })[0];
+        if (hit && cats.indexOf(hit) < 0) cats.push(hit);
+      });
+    });
+    state.categories = cats;
+    if (!frameAllowed(state.frame, state.format)) state.frame = "none";
+  }
+
+  function writeUrl() {
+    var q = new URLSearchParams();
+    if (state.format !== "all") q.set("format", state.format);
+    if (state.frame !== "none") q.set("frame", state.frame);
+    if (state.categories.length) q.set("category", state.categories.join(","));
+    var qs = q.toString();
+    try {
+      window.history.replaceState(null, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
+    } catch (e) { /* some browsers refuse history on file:// — the filter still works */ }
+  }
+
+  function words(el, attr) { return (el.getAttribute(attr) || "").split(" ").filter(Boolean); }
+
+  function isVisible(el) {
+    if (state.categories.length && state.categories.indexOf(el.getAttribute("data-category")) < 0) return false;
+    var frames = words(el, "data-frames");
+    if (frames.length) {
+      var allowed = state.frame === "none" ? [] : state.frame === "all" ? framesFor(state.format) : [state.frame];
+      return frames.some(function (f) { return allowed.indexOf(f) >= 0; });
+    }
+    return state.format === "all" || words(el, "data-formats").indexOf(state.format) >= 0;
+  }
+
+  function label() {
+    var parts = [state.format === "all" ? "全フォーマット" : byIdOrName(data.formats, state.format).name];
+    if (state.frame === "all") parts.push("全フレーム");
+    else if (state.frame !== "none") parts.push(frameById(state.frame).name);
+    var text = parts.join(" + ");
+    if (state.categories.length) text += " ・ " + state.categories.join("/");
+    return text;
+  }
+
+  var entries = Array.prototype.slice.call(doc.querySelectorAll("article.entry"));
+  var tocItems = {};
+  Array.prototype.forEach.call(doc.querySelectorAll("#toc li[data-target]"), function (li) {
+    tocItems[li.getAttribute("data-target")] = li;
+  });
+
+  function apply() {
+    var shown = 0;
+    entries.forEach(function (el) {
+      var vis = isVisible(el);
+      el.hidden = !vis;
+      if (tocItems[el.id]) tocItems[el.id].hidden = !vis;
+      if (vis) shown++;
+    });
+    Array.prototype.forEach.call(doc.querySelectorAll("section.group"), function (g) {
+      var any = g.querySelector("article.entry:not([hidden])") !== null;
+      g.hidden = !any;
+      var li = doc.querySelector('#toc li[data-group="' + g.id + '"]');
+      if (li) li.hidden = !any;
+    });
+    Array.prototype.forEach.call(doc.querySelectorAll("section.list-section"), function (s) {
+      var any = s.querySelector("section.group:not([hidden])") !== null;
+      s.hidden = !any;
+      var li = doc.querySelector('#toc li[data-section="' + s.id + '"]');
+      if (li) li.hidden = !any;
+    });
+    Array.prototype.forEach.call(doc.querySelectorAll("[data-filter] button"), function (b) {
+      var kind = b.parentNode.getAttribute("data-filter"), v = b.getAttribute("data-value");
+      var pressed = kind === "category" ? state.categories.indexOf(v) >= 0 : state[kind] === v;
+      b.setAttribute("aria-pressed", pressed ? "true" : "false");
+      if (kind === "frame") b.disabled = !frameAllowed(v, state.format);
+      if (kind === "format") b.disabled = v !== "all" && state.frame !== "none" && state.frame !== "all" &&
+        frameById(state.frame).formats.indexOf(v) < 0;
+      if (b.disabled) b.title = kind === "frame" ? "このフォーマットでは使えないフレームです" : "このフレームでは使えないフォーマットです";
+      else b.removeAttribute("title");
+    });
+    var text = label();
+    doc.getElementById("active-filter").textContent = text;
+    doc.getElementById("visible-count").textContent = String(shown);
+    doc.getElementById("filter-empty").hidden = shown > 0;
+    doc.title = text + " | " + doc.title.split(" | ").slice(-1)[0];
+    writeUrl();
+  }
+
+  doc.getElementById("filters").addEventListener("click", function (ev) {
+    var b = ev.target.closest("[data-filter] button");
+    if (!b || b.disabled) return;
+    var kind = b.parentNode.getAttribute("data-filter"), v = b.getAttribute("data-value");
+    if (kind === "category") {
+      var i = state.categories.indexOf(v);
+      if (i >= 0) state.categories.splice(i, 1); else state.categories.push(v);
+      state.categories.sort(function (a, b2) { return data.categories.indexOf(a) - data.categories.indexOf(b2); });
+    } else {
+      state[kind] = v;
+      if (!frameAllowed(state.frame, state.format)) state.frame = "none";
+    }
+    apply();
+  });
+  doc.getElementById("filter-reset").addEventListener("click", function () {
+    state = { format: "all", frame: "none", categories: [] };
+    apply();
+  });
+
+  readUrl();
+  apply();
+  if (window.location.hash) {
+    var target = doc.getElementById(window.location.hash.slice(1));
+    if (target && !target.hidden) target.scrollIntoView();
+  }
+})();

@@ -1,0 +1,150 @@
+"""The full list in a real browser (Debian Chromium through Playwright): filters, deep links, phone width."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import quote
+
+import pytest
+
+from blackpoker import load_rules
+from blackpoker.actionlist import build_html
+from blackpoker.model import Rules
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install chromium)"),
+]
+
+VISIBLE = "els => els.filter(e => e.checkVisibility()).map(e => e.id)"
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return load_rules()
+
+
+@pytest.fixture(scope="module")
+def all_html(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> str:
+    out = tmp_path_factory.mktemp("site")
+    build_html(rules, out)
+    return (out / "actionlist" / "html" / "all.html").resolve().as_uri()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def visible(pg) -> set[str]:  # type: ignore[no-untyped-def]
+    return set(pg.eval_on_selector_all("article.entry", VISIBLE))
+
+
+def format_entries(rules: Rules, fmt: str) -> set[str]:
+    return ({f"act-{a.id}" for a in rules.actions_in_format(fmt)} | {f"char-{c.id}" for c in rules.characters_in_format(fmt)}
+            | {f"fog-{f.id}" for f in rules.fogs_in_format(fmt)})
+
+
+def frame_entries(rules: Rules, frame_id: str) -> set[str]:
+    frame = rules.frame(frame_id)
+    return ({f"act-{a}" for a in frame.actions} | {f"fog-{f}" for f in frame.fogs} | {f"trump-{t}" for t in frame.trumps})
+
+
+def test_deep_link_by_id_shows_exactly_the_format(rules: Rules, all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(all_html + "?format=lite")
+    assert visible(page) == format_entries(rules, "lite")
+    assert page.text_content("#active-filter") == rules.format("lite").name
+    assert page.text_content("#visible-count") == str(len(format_entries(rules, "lite")))
+
+
+def test_deep_link_with_japanese_names(rules: Rules, all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+    mast, extra = rules.format("mast"), rules.frame("extra")
+    page.goto(f"{all_html}?format={quote(mast.name)}&frame={quote(extra.name)}")
+    shown = visible(page)
+    added = frame_entries(rules, "extra")
+    assert added and shown == format_entries(rules, "mast") | added
+    # the frame adds exactly the entries that name it
+    assert added == {f"act-{a.id}" for a in rules.frame_actions if "extra" in a.frames} | \
+        {f"fog-{f.id}" for f in rules.frame_fogs if "extra" in f.frames} | {f"trump-{t.id}" for t in rules.trumps}
+    assert page.text_content("#active-filter") == f"{mast.name} + {extra.name}"
+    assert page.url.endswith("?format=mast&frame=extra")
+
+
+def test_clicking_filters_combines_them_and_updates_the_url(rules: Rules, all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(all_html)
+    # without a frame, no frame entry is shown
+    assert visible(page) == {f"act-{a.id}" for a in rules.format_actions} | {f"char-{c.id}" for c in rules.characters} \
+        | {f"fog-{f.id}" for f in rules.format_fogs}
+    std = rules.format("std")
+    page.click(f'[data-filter="format"] button[data-value="std"]')
+    assert visible(page) == format_entries(rules, "std")
+    # only the frames that support the format are offered (Table 3.1)
+    for frame in rules.frames:
+        enabled = page.is_enabled(f'[data-filter="frame"] button[data-value="{frame.id}"]')
+        assert enabled == ("std" in frame.formats), frame.id
+    page.click('[data-filter="frame"] button[data-value="pack"]')
+    assert visible(page) == format_entries(rules, "std") | frame_entries(rules, "pack")
+    # and a chosen frame offers only its formats
+    for fmt in rules.formats:
+        assert page.is_enabled(f'[data-filter="format"] button[data-value="{fmt.id}"]') == (fmt.id in rules.frame("pack").formats)
+    page.click('[data-filter="category"] button[data-value="召喚"]')
+    expected = {e for e in format_entries(rules, "std") | frame_entries(rules, "pack")
+                if e.startswith("act-") and rules.action(e[4:]).category == "召喚"}
+    assert expected and visible(page) == expected
+    assert page.text_content("#active-filter") == f"{std.name} + {rules.frame('pack').name} ・ 召喚"
+    # empty groups and sections are hidden, with their table-of-contents entries
+    assert not page.is_visible("#actions-1")  # 基本
+    assert not page.is_visible("#characters")
+    assert not page.is_visible('#toc li[data-section="characters"]')
+    assert page.url.endswith("?format=std&frame=pack&category=" + quote("召喚"))
+    # the same state comes back from the link
+    page.goto(page.url)
+    assert visible(page) == expected
+    page.click("#filter-reset")
+    assert page.url.endswith("all.html")
+
+
+def test_without_javascript_everything_is_visible(rules: Rules, all_html: str, browser) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(java_script_enabled=False)
+    pg = context.new_page()
+    pg.goto(all_html + "?format=lite")
+    total = len(rules.actions) + len(rules.characters) + len(rules.fogs) + len(rules.trumps)
+    assert len(visible(pg)) == total
+    assert not pg.is_visible("#filters")
+    context.close()
+
+
+def test_phone_width_has_no_horizontal_scroll(all_html: str, browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=2)
+    pg = context.new_page()
+    pg.goto(all_html + "?format=mast&frame=extra#act-damage-judgement")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 375
+    pg.screenshot(path=str(tmp_path / "phone.png"))
+    assert (tmp_path / "phone.png").stat().st_size > 0
+    # the table of contents is a drawer behind the 目次 button
+    assert not pg.is_visible("#toc a[href='#act-end']") or pg.evaluate(
+        "document.getElementById('toc').getBoundingClientRect().left >= 375")
+    pg.click("#toc-toggle")
+    pg.wait_for_timeout(300)
+    assert pg.evaluate("document.getElementById('toc').getBoundingClientRect().left < 375")
+    context.close()

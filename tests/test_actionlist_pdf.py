@@ -1,0 +1,176 @@
+"""The PDF action lists: A5 pages, imposition order and sizes, embedded fonts, extractable text, page breaks."""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from blackpoker import load_rules
+from blackpoker.actionlist import build_pdfs
+from blackpoker.actionlist.pdf import pdf_paths, render_documents
+from blackpoker.actionlist.view import all_page, list_pages
+from blackpoker.impose import booklet_order, two_up_order
+from blackpoker.model import Rules
+
+A5 = (419.5, 595.3)
+needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
+
+
+# ---- imposition tables (no PDF needed) ---------------------------------------------------------------
+
+def test_booklet_order_matches_the_standard_table() -> None:
+    # 1-based pages per sheet side (left, right), printed double-sided and folded: 8 pages → 2 sheets
+    assert booklet_order(8) == [(7, 0), (1, 6), (5, 2), (3, 4)]
+    # 10 pages are padded to 12; the blanks (None) land at the back
+    assert booklet_order(10) == [(None, 0), (1, None), (9, 2), (3, 8), (7, 4), (5, 6)]
+
+
+def test_two_up_order_reads_in_order() -> None:
+    assert two_up_order(5) == [(0, 1), (2, 3), (4, None)]
+
+
+# ---- built PDFs ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return load_rules()
+
+
+@pytest.fixture(scope="module")
+def built(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    out = tmp_path_factory.mktemp("site")
+    return out, build_pdfs(rules, out)
+
+
+def _text(path: Path, page: int | None = None, crop: tuple[float, float, float, float] | None = None) -> str:
+    args = ["pdftotext", "-enc", "UTF-8"]
+    if page is not None:
+        args += ["-f", str(page), "-l", str(page)]
+    if crop is not None:
+        x, y, w, h = crop
+        args += ["-x", str(int(x)), "-y", str(int(y)), "-W", str(int(w)), "-H", str(int(h))]
+    return subprocess.run(args + [str(path), "-"], check=True, capture_output=True, text=True).stdout
+
+
+def _page_marks(text: str) -> list[int]:
+    """The page numbers printed in the footer ('3 / 12') found in a text."""
+    return [int(m) for m in re.findall(r"(\d+)\s*/\s*\d+", text)]
+
+
+def test_all_files_are_written(rules: Rules, built: tuple[Path, list[Path]]) -> None:
+    out, written = built
+    expected = [p for page in list_pages(rules) for p in pdf_paths(out, page)]
+    assert written == expected
+    assert [p.name for p in written[:3]] == ["blackpoker-lite.pdf", "blackpoker-lite-2up.pdf", "blackpoker-lite-booklet.pdf"]
+    assert all(p.is_file() and p.stat().st_size > 0 for p in written)
+
+
+def test_page_sizes_and_counts(rules: Rules, built: tuple[Path, list[Path]]) -> None:
+    out, _ = built
+    for page in list_pages(rules):
+        a5, two_up, booklet = pdf_paths(out, page)
+        src = PdfReader(a5).pages
+        n = len(src)
+        assert n >= 2
+        for p in src:
+            assert (float(p.mediabox.width), float(p.mediabox.height)) == pytest.approx(A5, abs=0.1)
+        for path, count in ((two_up, math.ceil(n / 2)), (booklet, math.ceil(n / 4) * 2)):
+            sides = PdfReader(path).pages
+            assert len(sides) == count, path.name
+            for s in sides:
+                assert (float(s.mediabox.width), float(s.mediabox.height)) == pytest.approx((2 * A5[0], A5[1]), abs=0.2)
+
+
+def _halves(path: Path, side: int) -> tuple[list[int], list[int]]:
+    """The footer page numbers on the left and right half of one sheet side (only the footer strip is read)."""
+    w, h, footer = 2 * A5[0], A5[1], 40
+    left = _page_marks(_text(path, side, (0, h - footer, w / 2, footer)))
+    right = _page_marks(_text(path, side, (w / 2, h - footer, w / 2, footer)))
+    return left, right
+
+
+@needs_poppler
+def test_two_up_pages_are_in_reading_order(rules: Rules, built: tuple[Path, list[Path]]) -> None:
+    out, _ = built
+    a5, two_up, _ = pdf_paths(out, all_page(rules))
+    n = len(PdfReader(a5).pages)
+    for side, (left, right) in enumerate(two_up_order(n), start=1):
+        got_left, got_right = _halves(two_up, side)
+        assert got_left == ([left + 1] if left is not None else []), side
+        assert got_right == ([right + 1] if right is not None else []), side
+
+
+@needs_poppler
+@pytest.mark.parametrize("key", ["lite", "all"])
+def test_booklet_pages_are_in_saddle_stitch_order(rules: Rules, built: tuple[Path, list[Path]], key: str) -> None:
+    out, _ = built
+    page = next(p for p in list_pages(rules) if p.key == key)
+    a5, _, booklet = pdf_paths(out, page)
+    n = len(PdfReader(a5).pages)
+    order = booklet_order(n)
+    assert len(order) == len(PdfReader(booklet).pages)
+    for side, (left, right) in enumerate(order, start=1):
+        got_left, got_right = _halves(booklet, side)
+        assert got_left == ([left + 1] if left is not None else []), (key, side)
+        assert got_right == ([right + 1] if right is not None else []), (key, side)
+
+
+@needs_poppler
+def test_fonts_are_embedded_japanese_with_bold(rules: Rules, built: tuple[Path, list[Path]]) -> None:
+    out, written = built
+    for path in (p for p in written if p.name.endswith(("all.pdf", "lite-booklet.pdf"))):
+        listing = subprocess.run(["pdffonts", str(path)], check=True, capture_output=True, text=True).stdout
+        rows = listing.splitlines()[2:]
+        assert rows, path
+        names = [r.split()[0].split("+")[-1] for r in rows]
+        assert "BIZ-UDPGothic" in names, names
+        assert any(n.endswith("Gothic-Bold") for n in names), names
+        for row in rows:
+            emb, sub, uni = row.split()[-5:-2]
+            assert (emb, uni) == ("yes", "yes"), row
+
+
+@needs_poppler
+def test_text_is_extractable_with_header_and_entry_names(rules: Rules, built: tuple[Path, list[Path]]) -> None:
+    out, _ = built
+    for page in list_pages(rules):
+        a5 = pdf_paths(out, page)[0]
+        text = re.sub(r"\s+", "", _text(a5))
+        for ev in page.entries:
+            assert re.sub(r"\s+", "", ev.name) in text, (page.key, ev.name)
+        second = _text(a5, 2)
+        assert rules.edition.edition in second and rules.edition.release in second
+        assert f"アクションリスト{page.title}" in re.sub(r"\s+", "", second)
+
+
+# ---- page breaks ------------------------------------------------------------------------------------
+
+def _boxes(box):  # type: ignore[no-untyped-def]
+    yield box
+    for child in getattr(box, "children", ()) or ():
+        yield from _boxes(child)
+
+
+@pytest.fixture(scope="module")
+def all_document(rules: Rules):  # type: ignore[no-untyped-def]
+    return render_documents(rules, (all_page(rules),))["all"]
+
+
+def test_entries_are_never_split_and_headings_keep_their_first_entry(rules: Rules, all_document) -> None:  # type: ignore[no-untyped-def]
+    pages_of: dict[str, set[int]] = {}
+    for number, page in enumerate(all_document.pages, start=1):
+        for box in _boxes(page._page_box):  # noqa: SLF001 - the layout tree is the thing under test
+            if box.element_tag in ("article", "h3") and box.element is not None and box.element.get("id"):
+                pages_of.setdefault(box.element.get("id"), set()).add(number)
+    page = all_page(rules)
+    for ev in page.entries:
+        assert len(pages_of[ev.anchor]) == 1, f"{ev.anchor} is split over pages {sorted(pages_of[ev.anchor])}"
+    for section in page.sections:
+        for group in section.groups:
+            assert pages_of[f"{group.anchor}-title"] == pages_of[group.entries[0].anchor], group.title

@@ -1,0 +1,46 @@
+"""The HTML action lists: one page per format, the filterable full list, the index, and their assets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from blackpoker.actionlist.render import make_environment, page_context, static_files
+from blackpoker.actionlist.view import ListPage, list_pages
+from blackpoker.fsutil import write_atomic
+from blackpoker.model import Rules
+
+ACTIONLIST_DIR = "actionlist"
+
+
+def render_pages(rules: Rules) -> dict[str, str]:
+    """Every HTML file of the action lists as text, keyed by its path under ``actionlist/`` (no I/O)."""
+    env = make_environment(rules)
+    pages = list_pages(rules)
+    list_template = env.get_template("list.html")
+    out = {f"html/{page.filename}": list_template.render(page_context(rules, page, pages)) for page in pages}
+    out["index.html"] = env.get_template("index.html").render(page_context(rules, pages[-1], pages))
+    return out
+
+
+def build_html(rules: Rules, out_dir: Path) -> list[Path]:
+    """Write the HTML lists, the index and the static assets under ``out_dir/actionlist``."""
+    root = out_dir / ACTIONLIST_DIR
+    written: list[Path] = []
+    for rel, text in render_pages(rules).items():
+        path = root / rel
+        write_atomic(path, text)
+        written.append(path)
+    for asset in static_files():
+        if asset.suffix in (".css", ".js"):
+            path = root / "html" / "assets" / asset.name
+            write_atomic(path, asset.read_bytes())
+            written.append(path)
+    return written
+
+
+def page_for(rules: Rules, key: str) -> ListPage:
+    """The list with this key (a format id or ``all``)."""
+    for page in list_pages(rules):
+        if page.key == key:
+            return page
+    raise KeyError(f"no action list '{key}'")

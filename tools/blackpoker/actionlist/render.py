@@ -1,0 +1,78 @@
+"""The Jinja environment and the values every action-list template sees."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from blackpoker.actionlist.text import InlineMarkup
+from blackpoker.actionlist.view import ListPage
+from blackpoker.model import Rules, TextList
+from blackpoker.paths import TEMPLATES
+
+TEMPLATE_DIR = TEMPLATES / "actionlist"
+STATIC_DIR = TEMPLATE_DIR / "static"
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A cross-reference to another entry; ``anchor`` is None when the target is not on this page."""
+
+    name: str
+    anchor: str | None
+
+
+def make_environment(rules: Rules) -> Environment:
+    env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["rich"] = InlineMarkup(rules.labels)
+    env.tests["textlist"] = lambda block: isinstance(block, TextList)
+    return env
+
+
+def _refs(rules: Rules, page: ListPage) -> dict[str, Any]:
+    """Lookups from ids to names and, where present on the page, anchors."""
+    anchors = page.anchors
+
+    def ref(prefix: str, id: str, name: str) -> Ref:
+        anchor = f"{prefix}-{id}"
+        return Ref(name, anchor if anchor in anchors else None)
+
+    return {
+        "action_ref": lambda id: ref("act", id, rules.action(id).name),
+        "character_ref": lambda id: ref("char", id, rules.character(id).name),
+        "frame_name": lambda id: rules.frame(id).name,
+        "format_name": lambda id: rules.format(id).name,
+    }
+
+
+def filter_data(rules: Rules, page: ListPage) -> dict[str, Any]:
+    """What the all-list's script needs: formats, frames with their formats (Table 3.1), categories."""
+    return {
+        "formats": [{"id": f.id, "name": f.name} for f in rules.formats],
+        "frames": [{"id": f.id, "name": f.name, "formats": list(f.formats)} for f in rules.frames],
+        "categories": list(page.categories),
+    }
+
+
+def page_context(rules: Rules, page: ListPage, pages: tuple[ListPage, ...]) -> dict[str, Any]:
+    edition = rules.edition
+    return {
+        "rules": rules,
+        "edition": edition,
+        "edition_label": f"{edition.edition} ({edition.version})",
+        "page": page,
+        "pages": pages,
+        "costs": {c.letter: c for c in rules.costs},
+        "formats": rules.formats,
+        "frames": rules.frames,
+        "filters": filter_data(rules, page),
+        **_refs(rules, page),
+    }
+
+
+def static_files() -> list[Path]:
+    return sorted(p for p in STATIC_DIR.iterdir() if p.is_file())

@@ -1,0 +1,44 @@
+"""Inline markup for definition text: suits in their colours and <labels> styled, escaped first.
+
+The text is split into tokens on the raw string and every piece is escaped before it is wrapped, so a
+definition can never inject markup, whatever it contains.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from markupsafe import Markup, escape
+
+from blackpoker.cards import RED_SUITS, SYMBOL_SUITS
+
+
+def _suit_class(symbol: str) -> str:
+    return "suit-red" if SYMBOL_SUITS[symbol] in RED_SUITS else "suit-black"
+
+
+class InlineMarkup:
+    """Turns a plain text into safe HTML; ``labels`` are the rules' label names (2.8.1)."""
+
+    def __init__(self, labels: Iterable[str]) -> None:
+        names = sorted(set(labels), key=len, reverse=True)
+        label_pattern = "|".join(re.escape(n) for n in names) or r"(?!)"
+        suits = "".join(re.escape(s) for s in SYMBOL_SUITS)
+        self._pattern = re.compile(rf"(?P<label><(?:{label_pattern})>)|(?P<suit>[{suits}])")
+
+    def __call__(self, text: str | None) -> Markup:
+        if text is None:
+            return Markup("")
+        out: list[str] = []
+        last = 0
+        for m in self._pattern.finditer(text):
+            out.append(escape(text[last:m.start()]))
+            token = escape(m.group())
+            if m.group("label"):
+                out.append(Markup('<span class="label">{}</span>').format(token))
+            else:
+                out.append(Markup('<span class="suit {}">{}</span>').format(_suit_class(m.group()), token))
+            last = m.end()
+        out.append(escape(text[last:]))
+        return Markup("").join(out)
