@@ -1,0 +1,316 @@
+"""The rulebook build: site, generated chapters, index, figures, search, book PDF and booklet."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from blackpoker import DefinitionErrors, load_rules
+from blackpoker.impose import booklet_order
+from blackpoker.model import Rules
+from blackpoker.paths import DEFINITIONS, SOURCE
+from blackpoker.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
+from blackpoker.sphinxext.figures import CORE_EDGES, CORE_STEPS, TRIGGER_EDGES, TRIGGER_STEPS
+from blackpoker.sphinxext.kana import group_of, sort_key
+
+CHAPTERS = {
+    "intro": "はじめに", "common": "共通ルール", "regulation": "対戦レギュレーション", "format": "フォーマット",
+    "frame": "フレーム", "core": "コアルール", "appendix": "付録", "history": "変更履歴",
+}
+
+
+@pytest.fixture(scope="session")
+def rules() -> Rules:
+    return load_rules(DEFINITIONS)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One full build (HTML, PDF, booklet) for the whole session; -W: any warning fails it."""
+    out = tmp_path_factory.mktemp("rulebook") / "site"
+    build_rulebook(DEFINITIONS, out, pdf=True, work_dir=tmp_path_factory.mktemp("rulebook-work"))
+    return out
+
+
+def page(site: Path, name: str) -> str:
+    return (site / f"{name}.html").read_text(encoding="utf-8")
+
+
+class _Tables(HTMLParser):
+    """Collects the text of every cell of the table with a given id."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__()
+        self.table_id, self.depth, self.rows, self.cell = table_id, 0, [], None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table" and (self.depth or dict(attrs).get("id") == self.table_id):
+            self.depth += 1
+        elif self.depth and tag == "tr":
+            self.rows.append([])
+        elif self.depth and tag in ("td", "th"):
+            self.cell = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table" and self.depth:
+            self.depth -= 1
+        elif self.depth and tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(self.cell.strip())
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell += data
+
+
+def table_rows(html: str, table_id: str) -> list[list[str]]:
+    parser = _Tables(table_id)
+    parser.feed(html)
+    assert parser.rows, f"no table with id {table_id}"
+    return parser.rows
+
+
+# --- site ------------------------------------------------------------------------------------------
+def test_every_chapter_exists_with_its_title(site: Path) -> None:
+    assert (site / "index.html").is_file()
+    for doc, title in CHAPTERS.items():
+        h1 = re.search(r"<h1>(.*?)<a", page(site, doc), re.S)
+        assert h1 and title in re.sub(r"<[^>]+>", "", h1.group(1)), doc
+        assert f'id="ch-{doc}"' in page(site, doc)
+
+
+def test_toc_numbers_the_chapters_in_order(site: Path) -> None:
+    index = page(site, "index")
+    positions = [index.index(f'href="{doc}.html"') for doc in CHAPTERS]
+    assert positions == sorted(positions)
+    assert "1. </span>はじめに" in page(site, "intro")
+
+
+def test_every_entry_appears_in_its_chapter_with_its_anchor(site: Path, rules: Rules) -> None:
+    fmt, frame = page(site, "format"), page(site, "frame")
+    expected = ([(fmt, f"act-{a.id}", a.name) for a in rules.format_actions]
+                + [(frame, f"act-{a.id}", a.name) for a in rules.frame_actions]
+                + [(fmt, f"char-{c.id}", c.name) for c in rules.characters]
+                + [(fmt, f"fog-{f.id}", f.name) for f in rules.format_fogs]
+                + [(frame, f"fog-{f.id}", f.name) for f in rules.frame_fogs]
+                + [(frame, f"trump-{t.id}", t.name) for t in rules.trumps]
+                + [(frame, f"frame-{f.id}", f.name) for f in rules.frames]
+                + [(frame, f"fig-frame-layout-{f.id}", f"配置図-{f.name}") for f in rules.frames])
+    for html, anchor, name in expected:
+        m = re.search(rf'id="{re.escape(anchor)}"[^>]*>(.{{0,600}})', html, re.S)
+        assert m, anchor
+        assert name in re.sub(r"<rt>.*?</rt>|<[^>]+>", "", m.group(1)), anchor
+
+
+def test_entries_show_their_fields(site: Path, rules: Rules) -> None:
+    fmt = page(site, "format")
+    soldier = rules.action("soldier-summon")
+    block = html.unescape(fmt[fmt.index('id="act-soldier-summon"'):fmt.index('id="act-hero-summon"')])
+    for text in (soldier.shorthand, f"${soldier.cost_text}", f"★{soldier.key_card}", soldier.story,
+                 soldier.flavor, soldier.flavor_speaker, soldier.introduced, f"<rt>{soldier.reading}</rt>"):
+        assert text and text in block, text
+    changed = [a for a in rules.format_actions if rules.is_changed(a)]
+    assert changed
+    for a in changed:
+        start = fmt.index(f'id="act-{a.id}"')
+        assert f"{rules.edition.version} で変更" in fmt[start:start + 1500], a.id
+    equip = fmt[fmt.index('id="act-equip"'):]
+    assert rules.rulings_for("action:equip")[0].ruling in equip[:6000]
+
+
+def test_effect_structure_is_kept(site: Path, rules: Rules) -> None:
+    fmt = page(site, "format")
+    block = fmt[fmt.index('id="act-damage-judgement"'):fmt.index('id="act-generation-change"')]
+    assert 'class="arabic simple"' in block or '<ol class="arabic' in block
+    assert 'upperalpha' in block  # the lettered sub-list A. B.
+
+
+def test_tables_match_the_model(site: Path, rules: Rules) -> None:
+    numbers = table_rows(page(site, "common"), "tbl-card-numbers")
+    assert numbers[1:] == [[c.card, str(c.number) if c.number is not None else c.text] for c in rules.card_numbers]
+    costs = table_rows(page(site, "common"), "tbl-costs")
+    assert costs[1:] == [[f"{c.letter} ({c.name})", c.payment] for c in rules.costs]
+    frames = table_rows(page(site, "regulation"), "tbl-frame-formats")
+    assert frames[0][1:] == [f.name for f in rules.formats]
+    assert frames[1:] == [[f.name, *("○" if fmt.id in f.formats else "×" for fmt in rules.formats)]
+                          for f in rules.frames]
+
+
+def test_rulings_for_sections_are_visible(site: Path, rules: Rules) -> None:
+    for ruling in rules.rulings:
+        places = [p for p in ruling.applies_to if p.startswith("section:")]
+        for _ in places:
+            chapter = "common" if ruling.applies_to[0].startswith("section:2") else "core"
+            assert ruling.ruling in page(site, chapter), ruling.id
+    assert all(r.title in page(site, "history") for r in rules.rulings)
+
+
+def test_changes_list_links_every_changed_entry(site: Path, rules: Rules) -> None:
+    history = page(site, "history")
+    changed = [e for e in (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps) if rules.is_changed(e)]
+    assert changed
+    for e in changed:
+        assert f"#{'act' if e in rules.actions else 'trump' if e in rules.trumps else 'char'}-{e.id}" in history \
+            or f"#fog-{e.id}" in history
+
+
+def test_index_holds_every_definition_sorted_by_reading(site: Path, rules: Rules) -> None:
+    html = page(site, "sakuin")
+    terms = [re.sub(r"<[^>]+>", "", t) for t in re.findall(r'<span class="std std-ref">(.*?)</span>', html)]
+    named = {e.name: e.reading for e in (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames)}
+    missing = [n for n in named if not any(t.startswith(n) for t in terms)]
+    assert not missing
+    readings = [named[t] for t in (next((n for n in named if term.startswith(n) and
+                                         term[len(n):] in ("", *KINDS)), None) for term in terms) if t]
+    keys = [sort_key(r) for r in readings]
+    assert keys == sorted(keys)
+    headings = re.findall(r'<p class="[^"]*bp-index-group[^"]*" id="idx-(.)">', html)
+    assert headings[0] == "あ" and headings == sorted(headings, key=lambda g: "あかさたなはまやらわ英".index(g))
+
+
+KINDS = ("アクション", "フレームアクション", "キャラクター", "フォグ", "切札", "フレーム")
+
+
+def test_kana_order() -> None:
+    words = ["かい", "が", "か", "あーる", "あい", "ば", "はな", "ぱ"]
+    # ー reads as the vowel before it (JIS X 4061): あーる = ああるう, before あい
+    assert sorted(words, key=sort_key) == ["あーる", "あい", "か", "が", "かい", "ば", "ぱ", "はな"]
+    assert [group_of(w) for w in ("ぼち", "ゆうはつ", "ゔぁ", "B")] == ["は", "や", "あ", "英数字"]
+
+
+def test_figures_follow_the_step_lists(site: Path) -> None:
+    core = page(site, "core")
+    for n in range(1, 17):
+        assert f"[{n}] " in core
+    for n in range(1, 13):
+        assert f"[6-{n}] " in core
+    for steps, edges in ((CORE_STEPS, CORE_EDGES), (TRIGGER_STEPS, TRIGGER_EDGES)):
+        ids = {s.id for s in steps}
+        assert {a for a, _, _ in edges} | {b for _, b, _ in edges} == ids
+    assert core.count("<svg") >= 2 and 'id="fig-core-flow"' in core and 'id="fig-trigger-check"' in core
+    common = page(site, "common")
+    for name in ("card-layout", "charge-drive", "request-stack"):
+        assert f'id="fig-{name}"' in common
+
+
+def test_search_index_finds_generation_change(site: Path) -> None:
+    from sphinx.search.ja import SearchJapanese
+
+    raw = (site / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(raw[raw.index("(") + 1:raw.rindex(")")])
+    docs = index["docnames"]
+    splitter = SearchJapanese({})
+    hits = None
+    for word in splitter.split("世代交代"):
+        entry = index["terms"].get(splitter.stem(word).lower())
+        assert entry is not None, word
+        found = {docs[i] for i in ([entry] if isinstance(entry, int) else entry)}
+        hits = found if hits is None else hits & found
+    assert hits and "format" in hits
+
+
+def test_appendix_links_are_relative_to_the_site(site: Path) -> None:
+    appendix = page(site, "appendix")
+    for href in (PDF_NAME, BOOKLET_NAME, "actionlist/html/all.html", "actionlist/pdf/blackpoker-all.pdf",
+                 "actionlist/pdf/blackpoker-all-2up.pdf"):
+        assert f'href="{href}"' in appendix
+    assert "actionlist/html/all.html?format=" in appendix
+
+
+def test_no_remote_assets(site: Path) -> None:
+    for html in site.glob("*.html"):
+        assert not re.search(r'<(script|img|link|iframe)\b[^>]*\b(src|href)="(https?:)?//', html.read_text(encoding="utf-8")), html.name
+        assert "googletagmanager" not in html.read_text(encoding="utf-8")
+
+
+# --- failures --------------------------------------------------------------------------------------
+def test_broken_definitions_fail_with_locations(tmp_path: Path) -> None:
+    defs = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, defs)
+    actions = defs / "actions.yaml"
+    actions.write_text(actions.read_text(encoding="utf-8").replace("timing: main", "timing: mian", 1), encoding="utf-8")
+    with pytest.raises(DefinitionErrors) as info:
+        build_rulebook(defs, tmp_path / "out", pdf=False, work_dir=tmp_path / "work")
+    assert re.search(r"actions\.yaml:\d+:\d+: .*timing", str(info.value))
+
+
+def test_warnings_fail_the_build(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    shutil.copytree(SOURCE, source)
+    appendix = source / "appendix.md"
+    appendix.write_text(appendix.read_text(encoding="utf-8") + "\n{ref}`no-such-label`\n", encoding="utf-8")
+    with pytest.raises(RulebookError) as info:
+        build_rulebook(DEFINITIONS, tmp_path / "out", pdf=False, work_dir=tmp_path / "work", source=source)
+    assert any("no-such-label" in m for m in info.value.messages)
+
+
+# --- PDF -------------------------------------------------------------------------------------------
+def _run(*cmd: str) -> str:
+    return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.slow
+def test_book_pdf_is_a5_with_embedded_fonts_and_text(site: Path, rules: Rules) -> None:
+    from pypdf import PdfReader
+
+    pdf = site / PDF_NAME
+    reader = PdfReader(pdf)
+    assert len(reader.pages) > 50
+    for p in reader.pages:
+        assert (round(float(p.mediabox.width)), round(float(p.mediabox.height))) == (420, 595)
+    fonts = _run("pdffonts", str(pdf)).splitlines()[2:]
+    assert fonts and all(" yes yes yes " in line for line in fonts)
+    assert any("BIZ-UDPGothic-Bold" in line for line in fonts)
+    text = _run("pdftotext", str(pdf), "-")
+    for title in CHAPTERS.values():
+        assert title in text
+    for name in (rules.format_actions[0].name, rules.format_actions[-1].name, rules.characters[0].name,
+                 rules.trumps[0].name, rules.frames[-1].name, rules.edition.title, rules.edition.edition):
+        assert name in text, name
+    assert "索引" in text
+
+
+@pytest.mark.slow
+def test_book_pdf_has_bookmarks(site: Path) -> None:
+    from pypdf import PdfReader
+
+    reader = PdfReader(site / PDF_NAME)
+
+    def titles(outline: list) -> list[str]:
+        out: list[str] = []
+        for item in outline:
+            out.extend(titles(item) if isinstance(item, list) else [item.title])
+        return out
+
+    found = titles(reader.outline)
+    for title in CHAPTERS.values():
+        assert any(title in t for t in found), title
+
+
+@pytest.mark.slow
+def test_booklet_has_the_right_sides_in_order(site: Path) -> None:
+    from pypdf import PdfReader
+
+    n = len(PdfReader(site / PDF_NAME).pages)
+    booklet = PdfReader(site / BOOKLET_NAME)
+    assert len(booklet.pages) == 4 * -(-n // 4) // 2
+    w = float(booklet.pages[0].mediabox.width)
+    h = float(booklet.pages[0].mediabox.height)
+    order = booklet_order(n)
+    for side in (0, 1, len(order) - 1):
+        for slot, index in enumerate(order[side]):
+            crop = _run("pdftotext", "-f", str(side + 1), "-l", str(side + 1), "-x", str(int(slot * w / 2)), "-y", "0",
+                        "-W", str(int(w / 2)), "-H", str(int(h)), str(site / BOOKLET_NAME), "-")
+            if index is None:
+                assert not crop.strip()
+                continue
+            source = _run("pdftotext", "-f", str(index + 1), "-l", str(index + 1), str(site / PDF_NAME), "-")
+            lines = [line.strip() for line in source.splitlines() if line.strip()]
+            assert (lines[0] in crop) if lines else not crop.strip(), (side, slot)

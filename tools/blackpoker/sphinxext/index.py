@@ -1,0 +1,107 @@
+"""``{bp-index}``: the 索引, in gojūon order under kana headings.
+
+It merges the printed v8.1 index terms (``source/index-terms.yaml``: term, reading, label) with every
+definition entry (its name and ``reading``), each linking to its place. In the PDF the print stylesheet
+adds the page number of each link.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from docutils import nodes
+
+from blackpoker.model import Rules
+from blackpoker.sphinxext import RulesDirective
+from blackpoker.sphinxext import render as r
+from blackpoker.sphinxext.kana import GROUP_ORDER, group_of, sort_key
+
+
+@dataclass(frozen=True, order=True)
+class IndexEntry:
+    key: tuple[str, str]
+    term: str
+    kind: str
+    label: str
+
+    @property
+    def reading(self) -> str:
+        return self.key[1]
+
+
+class IndexTermsError(ValueError):
+    """A malformed index-terms file; the message names the file and the item."""
+
+
+def read_terms(path: Path) -> list[IndexEntry]:
+    try:
+        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise IndexTermsError(f"{path}: cannot read the index terms: {exc}") from None
+    items = data.get("terms") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise IndexTermsError(f"{path}: expected a mapping with a 'terms' list")
+    out = []
+    for i, item in enumerate(items):
+        if not (isinstance(item, dict) and all(isinstance(item.get(k), str) and item[k] for k in ("term", "reading", "label"))):
+            raise IndexTermsError(f"{path}: terms[{i}]: expected term, reading and label (non-empty strings)")
+        out.append(IndexEntry(sort_key(item["reading"]), item["term"], "", item["label"]))
+    return out
+
+
+def definition_entries(rules: Rules) -> list[IndexEntry]:
+    """Every named definition, labelled as its generated list labels it."""
+    out = [IndexEntry(sort_key(a.reading), a.name, "フレームアクション" if a.is_frame_action else "アクション",
+                      f"act-{a.id}") for a in rules.actions]
+    out += [IndexEntry(sort_key(c.reading), c.name, "キャラクター", f"char-{c.id}") for c in rules.characters]
+    out += [IndexEntry(sort_key(f.reading), f.name, "フォグ", f"fog-{f.id}") for f in rules.fogs]
+    out += [IndexEntry(sort_key(t.reading), t.name, "切札", f"trump-{t.id}") for t in rules.trumps]
+    out += [IndexEntry(sort_key(f.reading), f.name, "フレーム", f"frame-{f.id}") for f in rules.frames]
+    return out
+
+
+def all_entries(rules: Rules, terms_file: Path) -> list[IndexEntry]:
+    return sorted(set(read_terms(terms_file) + definition_entries(rules)))
+
+
+class IndexDirective(RulesDirective):
+    """``{bp-index}``: the whole index; the terms file comes from ``blackpoker_index_terms``."""
+
+    def run(self) -> list[nodes.Node]:
+        self.note_definitions()
+        path = Path(self.env.srcdir) / self.config.blackpoker_index_terms
+        self.env.note_dependency(str(path))
+        try:
+            entries = all_entries(self.rules, path)
+        except IndexTermsError as exc:
+            raise self.error(str(exc)) from None
+        groups: dict[str, list[IndexEntry]] = {}
+        for e in entries:
+            groups.setdefault(group_of(e.reading), []).append(e)
+        box = nodes.container(classes=["bp-index"])
+        nav = nodes.paragraph(classes=["bp-index-nav"])
+        for g in GROUP_ORDER:
+            if g in groups:
+                nav += nodes.reference(g, g, refid=f"idx-{g}")
+                nav += nodes.Text(" ")
+        box += nav
+        for g in GROUP_ORDER:
+            if g not in groups:
+                continue
+            head = nodes.rubric(g, g, classes=["bp-index-group"], ids=[f"idx-{g}"])
+            box += head
+            lst = nodes.bullet_list(classes=["bp-index-list"])
+            for e in groups[g]:
+                li = nodes.list_item()
+                p = nodes.paragraph()
+                link = r.ref(e.label, e.term)
+                if e.kind:
+                    link += nodes.inline(e.kind, e.kind, classes=["bp-index-kind"])
+                p += link
+                li += p
+                lst += li
+            box += lst
+        return [box]

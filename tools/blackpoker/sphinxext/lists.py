@@ -1,0 +1,275 @@
+"""``{bp-list} KIND``: the generated lists of 4.3.x and 5.3.x, one entry per definition.
+
+Each entry shows every field the rules show, carries its stable label (``act-<id>``, ``char-<id>``,
+``fog-<id>``, ``trump-<id>``, ``frame-<id>``) and the rulings that apply to it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence, TypeVar
+
+from docutils import nodes
+
+from blackpoker.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
+from blackpoker.model import Action, Character, Fog, Frame, Rules, Trump
+from blackpoker.sphinxext import RulesDirective
+from blackpoker.sphinxext import render as r
+from blackpoker.sphinxext.figures import frame_layout_figure
+
+E = TypeVar("E", Action, Character, Fog, Trump)
+
+
+class ListDirective(RulesDirective):
+    """``{bp-list} actions|characters|fogs|frames|frame-actions|frame-fogs|trumps``."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        kind = self.arguments[0]
+        builders: dict[str, Callable[[], list[nodes.Node]]] = {
+            "actions": lambda: self.grouped(self.rules.format_actions, self.rules.action_groups, self.action),
+            "frame-actions": lambda: self.grouped(self.rules.frame_actions, self.rules.frame_action_groups,
+                                                  self.action),
+            "characters": lambda: self.grouped(self.rules.characters, None, self.character),
+            "fogs": lambda: self.grouped(self.rules.format_fogs, None, self.fog),
+            "frame-fogs": lambda: self.grouped(self.rules.frame_fogs, None, self.fog),
+            "trumps": lambda: self.grouped(self.rules.trumps, None, self.trump),
+            "frames": self.frames,
+        }
+        if kind not in builders:
+            raise self.error(f"unknown bp-list '{kind}'; expected one of {', '.join(builders)}")
+        self.note_definitions()
+        box = nodes.container(classes=["bp-list", f"bp-list-{kind}"])
+        box.extend(builders[kind]())
+        return [box]
+
+    # --- structure ------------------------------------------------------------------------------
+    def grouped(self, entries: Sequence[E], order: Sequence[str] | None,
+                render: Callable[[E], nodes.Element]) -> list[nodes.Node]:
+        """Entries under their group headings, after a contents list (目次) like the printed lists."""
+        groups: dict[str, list[E]] = {g: [] for g in order or ()}
+        for e in entries:
+            groups.setdefault(_group(e), []).append(e)
+        groups = {g: es for g, es in groups.items() if es}
+        contents = nodes.bullet_list(classes=["bp-contents"])
+        out: list[nodes.Node] = [r.para("目次", classes=["bp-contents-title"]), contents]
+        for group, members in groups.items():
+            item = nodes.list_item()
+            item += r.para(group)
+            sub = nodes.bullet_list()
+            for e in members:
+                li = nodes.list_item()
+                p = nodes.paragraph()
+                p += r.ref(_label(e), f"{e.name} ({e.category})")
+                li += p
+                sub += li
+            item += sub
+            contents += item
+            out.append(nodes.rubric(group, "", *r.suited(group), classes=["bp-group"]))
+            out.extend(render(e) for e in members)
+        return out
+
+    def entry(self, e: Action | Character | Fog | Trump | Frame, label: str, category: str | None) -> nodes.container:
+        box = nodes.container(classes=["bp-entry"])
+        title = nodes.rubric("", "", classes=["bp-entry-title"])
+        title.extend(r.ruby(e.name, e.reading))
+        if category:
+            title += nodes.Text(f" ({category})")
+        r.target_title(title, label, self.state.document)
+        box += title
+        return box
+
+    def badges(self, e: Action | Character | Fog | Trump, *parts: str) -> nodes.paragraph:
+        """The one-line summary: shorthand, $cost, ★key card, and the changed-in-this-edition mark."""
+        p = nodes.paragraph(classes=["bp-summary"])
+        for part in parts:
+            if part:
+                p += nodes.inline("", "", *r.suited(part), classes=["bp-badge"])
+                p += nodes.Text(" ")
+        if self.rules.is_changed(e):
+            text = f"{self.rules.edition.version} で変更"
+            p += nodes.inline(text, text, classes=["bp-changed"])
+        return p
+
+    def availability(self, e: Action | Character | Fog | Trump) -> tuple[str, nodes.Node | list[nodes.Node] | None]:
+        frames = getattr(e, "frames", ())
+        if frames:
+            refs: list[nodes.Node] = []
+            for i, fid in enumerate(frames):
+                if i:
+                    refs.append(nodes.Text("、"))
+                refs.append(r.ref(f"frame-{fid}", self.rules.frame(fid).name))
+            p = nodes.paragraph()
+            p.extend(refs)
+            return ("フレーム", p)
+        return ("フォーマット", r.format_table(self.rules, getattr(e, "formats", ())))
+
+    def tail(self, e: Action | Character | Fog | Trump, kind: str) -> list[tuple[str, nodes.Node | list[nodes.Node] | str | None]]:
+        story = getattr(e, "story", None)
+        flavor = getattr(e, "flavor", None)
+        flavor_nodes: list[nodes.Node] = []
+        if flavor:
+            flavor_nodes.append(r.para(flavor, classes=["bp-flavor"]))
+            speaker = getattr(e, "flavor_speaker", None)
+            if speaker:
+                flavor_nodes.append(r.para(f"～ {speaker} ～", classes=["bp-speaker"]))
+        return [("ストーリー", story), ("フレーバー", flavor_nodes),
+                ("導入バージョン", e.introduced), ("更新バージョン", ", ".join(e.updated))]
+
+    def finish(self, box: nodes.container, e: object, kind: str, ident: str) -> nodes.container:
+        for ruling in self.rules.rulings_for(f"{kind}:{ident}"):
+            box += r.ruling_note(ruling)
+        return box
+
+    # --- entries ----------------------------------------------------------------------------------
+    def action(self, a: Action) -> nodes.Element:
+        box = self.entry(a, f"act-{a.id}", a.category)
+        box += self.badges(a, a.shorthand, f"${a.cost_text}" if a.cost else "", f"★{a.key_card}" if a.key_card else "")
+        target = a.target
+        rows = [self.availability(a),
+                ("トリガー", a.trigger.label), ("スピード", a.speed.label), ("タイミング", a.timing.label),
+                ("キーカード", a.key_card), ("コスト", self.cost(a)),
+                ("特記事項", f"※{a.note}" if a.note else None),
+                ("起動条件", a.activation_condition), ("誘発条件", a.trigger_condition), ("対象", target),
+                ("効果", r.blocks(a.effect)), *self.tail(a, "action")]
+        box += r.field_list(rows)
+        return self.finish(box, a, "action", a.id)
+
+    def cost(self, a: Action) -> nodes.Node | None:
+        if not a.cost:
+            return None
+        p = nodes.paragraph()
+        for letter in a.cost:
+            ct = self.rules.cost_type(letter)
+            p += nodes.abbreviation(letter, letter, explanation=f"{ct.name}: {ct.payment}")
+        return p
+
+    def character(self, c: Character) -> nodes.Element:
+        box = self.entry(c, f"char-{c.id}", c.category)
+        box += self.badges(c, f"★{c.key_card}")
+        labels = nodes.bullet_list(classes=["bp-labels"])
+        for label in c.labels:
+            li = nodes.list_item()
+            li += r.para(f"<{label.name}>" + (f" ({label.condition})" if label.condition else ""))
+            labels += li
+        abilities = [r.para(f"{ab.name}: {ab.text}") for ab in c.abilities]
+        summoned = nodes.paragraph()
+        for i, aid in enumerate(c.summoned_by):
+            if i:
+                summoned += nodes.Text("、")
+            summoned += r.ref(f"act-{aid}", self.rules.action(aid).name)
+        rows = [self.availability(c), ("キーカード", c.key_card), ("サイズ", c.size), ("ラベル", labels),
+                ("能力", abilities), ("場に出すアクション", summoned), *self.tail(c, "character")]
+        box += r.field_list(rows)
+        return self.finish(box, c, "character", c.id)
+
+    def fog(self, f: Fog) -> nodes.Element:
+        box = self.entry(f, f"fog-{f.id}", f.category)
+        box += self.badges(f, f"★{f.key_card}")
+        placed = nodes.paragraph()
+        placed += r.ref(f"act-{f.placed_by}", self.rules.action(f.placed_by).name)
+        rows = [self.availability(f), ("キーカード", f.key_card), ("対象", f.target), ("能力", f.ability),
+                ("フォグに置くアクション", placed), *self.tail(f, "fog")]
+        box += r.field_list(rows)
+        return self.finish(box, f, "fog", f.id)
+
+    def trump(self, t: Trump) -> nodes.Element:
+        box = self.entry(t, f"trump-{t.id}", t.category)
+        box += self.badges(t, f"★{t.key_card}")
+        enables: nodes.Node | None = None
+        if t.enables:
+            enables = nodes.paragraph()
+            enables += r.ref(f"act-{t.enables}", self.rules.action(t.enables).name)
+        rows = [self.availability(t), ("キーカード", t.key_card), ("能力", t.ability),
+                ("与えるラベル", f"<{t.grants_label}>" if t.grants_label else None),
+                ("起こせるアクション", enables), *self.tail(t, "trump")]
+        box += r.field_list(rows)
+        return self.finish(box, t, "trump", t.id)
+
+    # --- frames -----------------------------------------------------------------------------------
+    def frames(self) -> list[nodes.Node]:
+        contents = nodes.bullet_list(classes=["bp-contents"])
+        out: list[nodes.Node] = [r.para("目次", classes=["bp-contents-title"]), contents]
+        for f in self.rules.frames:
+            li = nodes.list_item()
+            p = nodes.paragraph()
+            p += r.ref(f"frame-{f.id}", f.name)
+            li += p
+            contents += li
+            out.append(self.frame(f))
+        return out
+
+    def frame(self, f: Frame) -> nodes.Element:
+        rules = self.rules
+        box = self.entry(f, f"frame-{f.id}", None)
+        box["classes"].append("bp-frame")
+        figure = frame_layout_figure(rules, f, self.state.document)
+        setup = nodes.enumerated_list(enumtype="arabic", prefix="", suffix=".")
+        for step in f.setup:
+            li = nodes.list_item()
+            li += r.para(step)
+            setup += li
+        rows: list[tuple[str, nodes.Node | list[nodes.Node] | str | None]] = [
+            ("配置図", figure),
+            ("フォーマット", r.format_table(rules, f.formats)),
+            ("デッキ条件", self.deck(f) if f.deck else [r.para("なし")]),
+            ("ゲームの始め方", [setup, r.para(f.setup_continues)]),
+            ("アクションリスト", self.links("次のアクションが追加で利用可能です。", "act",
+                                    [(a, rules.action(a).name) for a in f.actions])),
+            ("フォグリスト", self.links("次のフォグが追加で利用可能です。", "fog",
+                                  [(x, rules.fog(x).name) for x in f.fogs])),
+            ("切札リスト", self.links("次の切札が利用可能です。", "trump",
+                                 [(x, rules.trump(x).name) for x in f.trumps])),
+            ("公開レベル", self.disclosure(f)),
+        ]
+        box += r.field_list(rows)
+        return self.finish(box, f, "frame", f.id)
+
+    def deck(self, f: Frame) -> list[nodes.Node]:
+        assert f.deck is not None
+        out: list[nodes.Node] = [r.para(f.deck.text)]
+        if f.deck.cards:
+            cards = [parse_card(code) for code in f.deck.cards]
+            lst = nodes.bullet_list(classes=["bp-deck"])
+            for suit in SUITS:
+                ranks = [rank_text(c.rank) for c in cards if c.suit == suit]
+                if ranks:
+                    li = nodes.list_item()
+                    li += r.para(f"{SUIT_SYMBOLS[suit]} {', '.join(ranks)}")
+                    lst += li
+            jokers = sum(1 for c in cards if c.is_joker)
+            if jokers:
+                li = nodes.list_item()
+                li += r.para(f"Joker × {jokers}")
+                lst += li
+            out.append(lst)
+        return out
+
+    def links(self, intro: str, prefix: str, items: list[tuple[str, str]]) -> list[nodes.Node]:
+        if not items:
+            return []
+        lst = nodes.bullet_list()
+        for ident, name in items:
+            li = nodes.list_item()
+            p = nodes.paragraph()
+            p += r.ref(f"{prefix}-{ident}", name)
+            li += p
+            lst += li
+        return [r.para(intro), lst]
+
+    def disclosure(self, f: Frame) -> list[nodes.Node]:
+        if not f.disclosure:
+            return []
+        header = ["場所", *(level.name for level in self.rules.disclosure_levels)]
+        rows = [[self.rules.zone(d.zone).name, d.public, d.personal, d.hidden] for d in f.disclosure]
+        return [r.para("このフレームで定義されている領域の公開レベルは次の通りです。"),
+                r.table(header, rows, classes=["bp-disclosure"], widths=[2, 3, 3, 3])]
+
+
+def _group(e: Action | Character | Fog | Trump) -> str:
+    return getattr(e, "group", None) or e.category
+
+
+def _label(e: Action | Character | Fog | Trump) -> str:
+    prefix = {Action: "act", Character: "char", Fog: "fog", Trump: "trump"}[type(e)]
+    return f"{prefix}-{e.id}"

@@ -1,0 +1,92 @@
+"""``{bp-rulings} kind:id`` (visible 「裁定」 notes) and ``{bp-changes}`` (the changes of this edition)."""
+
+from __future__ import annotations
+
+import re
+
+from docutils import nodes
+from sphinx.util import logging
+
+from blackpoker.model import Action, Character, Fog, Rules, Ruling, Trump
+from blackpoker.sphinxext import RulesDirective
+from blackpoker.sphinxext import render as r
+
+logger = logging.getLogger(__name__)
+_REF = re.compile(r"^(section|action|character|fog|trump|frame):[a-z0-9.\-]+$")
+
+
+class RulingsDirective(RulesDirective):
+    """``{bp-rulings} section:6.4.2``: every ruling whose ``applies_to`` names that place."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        ref = self.arguments[0]
+        if not _REF.match(ref):
+            raise self.error(f"'{ref}' is not a ruling place; expected e.g. 'section:6.4.2' or 'action:equip'")
+        self.note_definitions()
+        found = self.rules.rulings_for(ref)
+        if not found:
+            logger.warning("no ruling in rulings.yaml applies to '%s'", ref, location=self.get_location())
+        return [r.ruling_note(ruling) for ruling in found]
+
+
+def place_link(rules: Rules, place: str) -> nodes.Node:
+    """A link to where a ruling applies: ``section:6.4.2`` → ``sec-6-4-2``, ``action:equip`` → ``act-equip``."""
+    kind, ident = place.split(":", 1)
+    if kind == "section":
+        return r.ref("sec-" + ident.replace(".", "-"), ident)
+    prefix, name = {
+        "action": ("act", lambda: rules.action(ident).name), "character": ("char", lambda: rules.character(ident).name),
+        "fog": ("fog", lambda: rules.fog(ident).name), "trump": ("trump", lambda: rules.trump(ident).name),
+        "frame": ("frame", lambda: rules.frame(ident).name),
+    }[kind]
+    return r.ref(f"{prefix}-{ident}", name())
+
+
+class ChangesDirective(RulesDirective):
+    """``{bp-changes}``: entries updated in this edition (by kind, linked), then every ruling of the project."""
+
+    def run(self) -> list[nodes.Node]:
+        self.note_definitions()
+        rules = self.rules
+        version = rules.edition.version
+        kinds: list[tuple[str, str, tuple[Action | Character | Fog | Trump, ...]]] = [
+            ("アクション", "act", rules.format_actions), ("フレームアクション", "act", rules.frame_actions),
+            ("キャラクター", "char", rules.characters), ("フォグ", "fog", rules.fogs), ("切札", "trump", rules.trumps),
+        ]
+        out: list[nodes.Node] = [r.para(f"更新バージョンに {version} を持つ項目です。各項目の「{version} で変更」が目印です。")]
+        for title, prefix, entries in kinds:
+            changed = [e for e in entries if rules.is_changed(e)]
+            if not changed:
+                continue
+            out.append(nodes.rubric(title, title, classes=["bp-changes-kind"]))
+            lst = nodes.bullet_list(classes=["bp-changes"])
+            for e in changed:
+                li = nodes.list_item()
+                p = nodes.paragraph()
+                p += r.ref(f"{prefix}-{e.id}", f"{e.name} ({e.category})")
+                li += p
+                lst += li
+            out.append(lst)
+        out.append(nodes.rubric("裁定", "裁定", classes=["bp-changes-kind"]))
+        out.append(r.para("原文があいまいな箇所、誤っている箇所について、本書では次のように定めます。"))
+        lst = nodes.bullet_list(classes=["bp-changes-rulings"])
+        for ruling in rules.rulings:
+            lst += self.ruling_item(ruling)
+        out.append(lst)
+        return out
+
+    def ruling_item(self, ruling: Ruling) -> nodes.list_item:
+        li = nodes.list_item()
+        head = nodes.paragraph()
+        head += nodes.strong(ruling.title, ruling.title)
+        head += nodes.Text(" (対象: ")
+        for i, place in enumerate(ruling.applies_to):
+            if i:
+                head += nodes.Text("、")
+            head += place_link(self.rules, place)
+        head += nodes.Text(")")
+        li += head
+        li += r.para(ruling.ruling)
+        return li

@@ -1,0 +1,155 @@
+"""Small builders of docutils nodes shared by the directives.
+
+Text from the definitions only ever goes into ``nodes.Text`` (escaped by every writer) or through
+:func:`html.escape` into raw HTML, so nothing in the YAML is interpreted as markup.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Iterable, Sequence
+
+from docutils import nodes
+from sphinx import addnodes
+
+from blackpoker.model import Block, Rules, Ruling, TextList
+
+FORMAT_MARK = {True: "○", False: "×"}
+_RED_SUITS = re.compile(r"([♡♥◇♦])")
+_ENUM = {"numbered": "arabic", "lettered": "upperalpha"}
+
+
+def suited(text: str) -> list[nodes.Node]:
+    """Text nodes with the red suits (♡ ◇) wrapped so CSS can colour them."""
+    out: list[nodes.Node] = []
+    for piece in _RED_SUITS.split(text):
+        if not piece:
+            continue
+        if _RED_SUITS.fullmatch(piece):
+            out.append(nodes.inline(piece, piece, classes=["bp-red"]))
+        else:
+            out.append(nodes.Text(piece))
+    return out
+
+
+def ruby(name: str, reading: str) -> list[nodes.Node]:
+    """``<ruby>name<rt>reading</rt></ruby>``; the name stays a text node so references and search see it."""
+    return [nodes.raw("", "<ruby>", format="html"), *suited(name),
+            nodes.raw("", f"<rt>{html.escape(reading)}</rt></ruby>", format="html")]
+
+
+def para(text: str, classes: Sequence[str] = ()) -> nodes.paragraph:
+    node = nodes.paragraph("", "", classes=list(classes))
+    node.extend(suited(text))
+    return node
+
+
+def blocks(content: Iterable[Block]) -> list[nodes.Node]:
+    """Paragraphs and numbered (1.), bulleted (・) and lettered (A.) lists, nested as in the definitions."""
+    out: list[nodes.Node] = []
+    for block in content:
+        if isinstance(block, str):
+            out.append(para(block))
+        else:
+            out.append(text_list(block))
+    return out
+
+
+def text_list(block: TextList) -> nodes.Element:
+    if block.style == "bulleted":
+        lst: nodes.Element = nodes.bullet_list(bullet="・", classes=["bp-bulleted"])
+    else:
+        lst = nodes.enumerated_list(enumtype=_ENUM[block.style], prefix="", suffix=".")
+    for item in block.items:
+        li = nodes.list_item()
+        li += para(item.text)
+        li.extend(blocks(item.sub))
+        lst += li
+    return lst
+
+
+def field_list(rows: Iterable[tuple[str, nodes.Node | list[nodes.Node] | str | None]]) -> nodes.field_list:
+    """A field list of (label, body); rows whose body is None or empty are left out, as the rules do."""
+    fl = nodes.field_list(classes=["bp-fields"])
+    for label, body in rows:
+        if body is None or body == [] or body == "":
+            continue
+        field = nodes.field()
+        field += nodes.field_name(label, label)
+        fb = nodes.field_body()
+        if isinstance(body, str):
+            fb += para(body)
+        elif isinstance(body, list):
+            fb.extend(body)
+        else:
+            fb += body
+        field += fb
+        fl += field
+    return fl
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str | nodes.Node | list[nodes.Node]]], *,
+          title: str | None = None, classes: Sequence[str] = (), widths: Sequence[int] | None = None) -> nodes.table:
+    """A plain table; cells are text (escaped, suits coloured) or ready nodes."""
+    tbl = nodes.table(classes=["bp-table", *classes])
+    if title:
+        tbl += nodes.title(title, title)
+    group = nodes.tgroup(cols=len(header))
+    for w in widths or [1] * len(header):
+        group += nodes.colspec(colwidth=w)
+    thead = nodes.thead()
+    thead += _row(header)
+    group += thead
+    tbody = nodes.tbody()
+    for r in rows:
+        tbody += _row(r)
+    group += tbody
+    tbl += group
+    return tbl
+
+
+def _row(cells: Sequence[str | nodes.Node | list[nodes.Node]]) -> nodes.row:
+    row = nodes.row()
+    for cell in cells:
+        entry = nodes.entry()
+        if isinstance(cell, str):
+            entry += para(cell)
+        elif isinstance(cell, list):
+            p = nodes.paragraph()
+            p.extend(cell)
+            entry += p
+        else:
+            entry += cell
+        row += entry
+    return row
+
+
+def format_table(rules: Rules, formats: Sequence[str]) -> nodes.table:
+    """The ○/× row of an entry's フォーマット."""
+    return table([f.name for f in rules.formats], [[FORMAT_MARK[f.id in formats] for f in rules.formats]],
+                 classes=["bp-formats"])
+
+
+def ref(label: str, text: str) -> addnodes.pending_xref:
+    """A cross-reference to a label (resolved by Sphinx for each builder, so it works in singlehtml too)."""
+    node = addnodes.pending_xref("", refdomain="std", reftype="ref", reftarget=label, refexplicit=True,
+                                 refwarn=True)
+    node += nodes.inline(text, "", *suited(text))
+    return node
+
+
+def ruling_note(ruling: Ruling) -> nodes.admonition:
+    """A visible 「裁定」 note: the problem in the source, then the project's decision."""
+    note = nodes.admonition(classes=["bp-ruling"])
+    note += nodes.title("", f"裁定: {ruling.title}")
+    note += para(f"原文: {ruling.source}", classes=["bp-ruling-source"])
+    note += para(ruling.ruling)
+    return note
+
+
+def target_title(node: nodes.Element, label: str, document: nodes.document) -> None:
+    """Give ``node`` the explicit label ``label`` (so {ref}, {numref} and #label links find it)."""
+    node["ids"].append(label)
+    node["names"].append(label)
+    document.note_explicit_target(node, node)
