@@ -64,7 +64,7 @@ def _actionlists(definitions: Path, staging: Path) -> tuple[list[Path], str]:
 
 def _rulebook(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     from blackpoker.rulebook import build_rulebook
-    work = staging.parent / ".rulebook-work"
+    work = staging.parent / ".cache" / "rulebook-work"  # beside the output; Sphinx reuses its environment
     files = build_rulebook(definitions, staging, pdf=True, work_dir=work)
     return files, _pdf_pages(files)
 
@@ -78,25 +78,44 @@ def _pdf_pages(files: list[Path]) -> str:
 
 STEPS: tuple[Step, ...] = (
     Step("export", "JSON export", _export),
-    Step("actionlists", "action lists (HTML + PDF)", _actionlists, ("templates",)),
-    Step("rulebook", "rulebook (HTML + PDF + booklet)", _rulebook, ("source", "templates", "scenarios")),
+    Step("actionlists", "action lists (HTML + PDF)", _actionlists,
+         ("tools/blackpoker/actionlist", "templates/actionlist")),
+    Step("rulebook", "rulebook (HTML + PDF + booklet)", _rulebook,
+         ("tools/blackpoker/sphinxext", "tools/blackpoker/sim", "source", "scenarios")),
 )
-CODE = ("tools/blackpoker", "schemas", "pyproject.toml")
+CODE = ("schemas", "pyproject.toml")  # plus the package's top-level modules (the shared core)
 
 
 def step_key(step: Step, definitions: Path) -> str:
     """Everything a step's output depends on: definitions, code, schemas, its own inputs, environment knobs."""
-    roots = [definitions] + [ROOT / p for p in (*CODE, *step.inputs) if (ROOT / p).exists()]
+    core = sorted((ROOT / "tools" / "blackpoker").glob("*.py"))
+    roots = [definitions, *core] + [ROOT / p for p in (*CODE, *step.inputs) if (ROOT / p).exists()]
     return fingerprint(roots, step.name, os.environ.get("SOURCE_DATE_EPOCH", ""))
 
 
-def _run_step(step_name: str, definitions: str, staging: str) -> StepResult:
-    """Runs in a worker process; returns paths relative to the staging folder."""
+def _run_step(step_name: str, definitions: str, step_dir: str) -> StepResult:
+    """Runs in a worker process, rendering into the step's own folder; returns paths relative to it."""
+    import logging
+    logging.getLogger("weasyprint").setLevel(logging.WARNING)  # its progress lines are noise here
     step = next(s for s in STEPS if s.name == step_name)
     start = time.perf_counter()
-    files, detail = step.run(Path(definitions), Path(staging))
-    return StepResult(step.name, tuple(Path(f).relative_to(staging) for f in files),
-                      time.perf_counter() - start, detail)
+    root = Path(step_dir)
+    _files, detail = step.run(Path(definitions), root)
+    written = tuple(sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file()))
+    return StepResult(step.name, written, time.perf_counter() - start, detail)
+
+
+def _merge(step_dir: Path, staging: Path, files: tuple[Path, ...]) -> list[Path]:
+    """Move a finished step's files into the staging site; two steps may not write the same file."""
+    merged = []
+    for rel in files:
+        target = staging / rel
+        if target.exists():
+            raise BuildError(f"two build steps wrote {rel}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (step_dir / rel).rename(target)
+        merged.append(target)
+    return merged
 
 
 @dataclass
@@ -141,7 +160,10 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
             futures: dict[Future[StepResult], tuple[Step, str]] = {}
             for step, key in pending:
                 progress(f"  … {step.title}")
-                futures[pool.submit(_run_step, step.name, str(definitions.resolve()), str(staging))] = (step, key)
+                step_dir = out.parent / f".{out.name}.step-{step.name}"
+                shutil.rmtree(step_dir, ignore_errors=True)
+                step_dir.mkdir()
+                futures[pool.submit(_run_step, step.name, str(definitions.resolve()), str(step_dir))] = (step, key)
             for future, (step, key) in futures.items():
                 try:
                     result = future.result()
@@ -151,7 +173,8 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
                 except Exception as exc:  # noqa: BLE001 - reported, the build fails as a whole
                     failures.append(f"{step.title}: {type(exc).__name__}: {exc}")
                     continue
-                files = [staging / f for f in result.files]
+                step_dir = out.parent / f".{out.name}.step-{step.name}"
+                files = _merge(step_dir, staging, result.files)
                 cache.store(step.name, key, staging, files)
                 report.results.append(result)
                 extra = f", {result.detail}" if result.detail else ""
@@ -161,6 +184,8 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
         _swap(staging, out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        for step in STEPS:
+            shutil.rmtree(out.parent / f".{out.name}.step-{step.name}", ignore_errors=True)
     report.seconds = time.perf_counter() - start
     return report
 
