@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -79,3 +80,17 @@ def test_module_and_console_script_agree() -> None:
     script = Path(sys.executable).with_name("blackpoker")
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "check" in result.stdout and "export" in result.stdout
+
+
+def test_check_fails_when_an_action_has_no_simulator_effect(tmp_path: Path) -> None:
+    copy = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, copy)
+    actions = copy / "actions.yaml"
+    actions.write_text(actions.read_text(encoding="utf-8").replace("  - id: ambush\n", "  - id: ambush-two\n"),
+                       encoding="utf-8")
+    result = run("check", "defs", cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert any(re.match(r"defs/actions\.yaml:\d+:5: actions\[36\]: simulator: action 'ambush-two' has no effect "
+                        r"in the simulator$", line) for line in lines), lines
+    assert any("simulator: effect 'ambush' has no action in the definitions" in line for line in lines), lines

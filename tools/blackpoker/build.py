@@ -69,6 +69,22 @@ def _rulebook(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     return files, _pdf_pages(files)
 
 
+def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    """Run every scenario (the rules' examples and the per-action ones); any failure fails the build."""
+    from blackpoker.sim.scenario import load_scenario, run_scenario
+    rules = load_rules(definitions)
+    paths = sorted((ROOT / "scenarios").rglob("*.yaml"))
+    failed = []
+    for path in paths:
+        result = run_scenario(rules, load_scenario(path, rules, display_name=str(path.relative_to(ROOT))))
+        if not result.passed:
+            lines = [e.line() for e in result.expectations if not e.passed] or ["no expectation was checked"]
+            failed.append(f"{path.relative_to(ROOT)}: " + "; ".join(lines))
+    if failed:
+        raise RuntimeError(f"{len(failed)} of {len(paths)} scenarios fail:\n" + "\n".join(failed))
+    return [], f"{len(paths)} scenarios pass"
+
+
 def _pdf_pages(files: list[Path]) -> str:
     from pypdf import PdfReader
     pdfs = [f for f in files if f.suffix == ".pdf"]
@@ -78,6 +94,7 @@ def _pdf_pages(files: list[Path]) -> str:
 
 STEPS: tuple[Step, ...] = (
     Step("export", "JSON export", _export),
+    Step("scenarios", "verified scenarios", _scenarios, ("tools/blackpoker/sim", "scenarios")),
     Step("actionlists", "action lists (HTML + PDF)", _actionlists,
          ("tools/blackpoker/actionlist", "templates/actionlist")),
     Step("rulebook", "rulebook (HTML + PDF + booklet)", _rulebook,
@@ -177,8 +194,8 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
                 files = _merge(step_dir, staging, result.files)
                 cache.store(step.name, key, staging, files)
                 report.results.append(result)
-                extra = f", {result.detail}" if result.detail else ""
-                progress(f"  ✓ {step.title}: {len(result.files)} files{extra} ({result.seconds:.1f} s)")
+                what = ", ".join(x for x in (f"{len(result.files)} files" if result.files else "", result.detail) if x)
+                progress(f"  ✓ {step.title}: {what} ({result.seconds:.1f} s)")
         if failures:
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
         _swap(staging, out)

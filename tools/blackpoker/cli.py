@@ -36,10 +36,15 @@ def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
     sys.exit(EXIT_DATA_ERROR)
 
 
-def load(directory: Path | None):  # -> Rules
+def load(directory: Path | None, *, simulator: bool = False):  # -> Rules
+    """Load and check the definitions; with ``simulator``, also that every action has an effect."""
     from blackpoker.loader import load_rules
+    extra = ()
+    if simulator:
+        from blackpoker.sim.engine import coverage_problems
+        extra = (coverage_problems,)
     try:
-        return load_rules(_definitions(directory))
+        return load_rules(_definitions(directory), extra_checks=extra)
     except DefinitionErrors as exc:
         report_definition_errors(exc)
 
@@ -53,9 +58,9 @@ def cli() -> None:
 @cli.command()
 @definitions_argument
 def check(directory: Path | None) -> None:
-    """Validate the definitions (schema and semantic checks). Exit 2 on any problem."""
+    """Validate the definitions (schema, semantic checks, simulator coverage). Exit 2 on any problem."""
     from blackpoker.summary import summary
-    rules = load(directory)
+    rules = load(directory, simulator=True)
     click.echo(summary(rules))
 
 
@@ -113,6 +118,11 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
         return f"built {report.files} files in {report.seconds:.1f} s"
 
     run_serve(defs, out, port=port, rebuild=rebuild, echo=lambda line: click.echo(line, err=True))
+
+
+from blackpoker.sim.cli import sim  # noqa: E402
+
+cli.add_command(sim)
 
 
 def main() -> None:

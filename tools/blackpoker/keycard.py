@@ -75,7 +75,7 @@ class KeyCondition:
 
     def choices(self, pool: Iterable[Card]) -> list[tuple[Card, ...]]:
         """Every set of cards from ``pool`` that satisfies the condition (smallest sets for 'N枚以上')."""
-        pool = sorted(set(pool))
+        pool = sorted(set(pool), key=lambda c: (c.suit or "", c.rank, c.index))  # Jokers have no suit
         if self.zone == "field" or not self.parts:
             return []
         size = self.card_count

@@ -195,7 +195,7 @@ def _build_rules(b: _Builder) -> m.Rules:
 
 
 def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMAS,
-               checks: bool = True) -> m.Rules:
+               checks: bool = True, extra_checks: tuple[Callable[[m.Rules], Any], ...] = ()) -> m.Rules:
     """Load, validate and check the definitions in ``directory``.
 
     Raises :class:`DefinitionErrors` with every problem found (syntax, schema, then semantic checks).
@@ -227,8 +227,11 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
     rules = _build_rules(builder)
     errors.extend(builder.problems)
     if checks:
-        for problem in run_checks(rules, builder.sources):
-            errors.append(problem)
+        errors.extend(run_checks(rules, builder.sources))
+        by_name = {src.name: src for src in builder.sources.values()}
+        for extra in extra_checks:  # e.g. the simulator's coverage of the actions
+            for origin, message in extra(rules):
+                errors.append(by_name[origin.file].error(origin.path, message))
     if errors:
         raise DefinitionErrors(errors)
     return rules

@@ -95,7 +95,7 @@ def render_pdf(html: Path, pdf: Path) -> None:
 
 
 def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_dir: Path | None = None,
-                   source: Path = SOURCE) -> list[Path]:
+                   source: Path = SOURCE, overrides: dict[str, str] | None = None) -> list[Path]:
     """Build the site into ``out_dir`` (``index.html`` at its root) and, with ``pdf``, the book and booklet.
 
     Raises :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError` when
@@ -113,7 +113,7 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
     timings.clear()
     try:
         t = time.perf_counter()
-        _sphinx("html", source, out_dir, work_dir / "doctrees-html", Path(definitions))
+        _sphinx("html", source, out_dir, work_dir / "doctrees-html", Path(definitions), overrides)
         shutil.rmtree(out_dir / ".doctrees", ignore_errors=True)
         timings["html"] = time.perf_counter() - t
         written = [out_dir / "index.html"]
@@ -122,7 +122,7 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
         single = work_dir / "single"
         t = time.perf_counter()
         _sphinx("singlehtml", source, single, work_dir / "doctrees-single", Path(definitions),
-                {"html_theme": "basic"})
+                {**(overrides or {}), "html_theme": "basic"})
         _fix_single_html(single / "index.html")
         timings["singlehtml"] = time.perf_counter() - t
         t = time.perf_counter()

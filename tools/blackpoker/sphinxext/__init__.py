@@ -19,7 +19,7 @@ from sphinx.util.docutils import SphinxDirective
 from blackpoker.errors import DefinitionError, DefinitionErrors
 from blackpoker.loader import FILES, load_rules
 from blackpoker.model import Rules
-from blackpoker.paths import DEFINITIONS
+from blackpoker.paths import DEFINITIONS, ROOT
 
 
 class DefinitionsFailed(SphinxError):
@@ -84,10 +84,12 @@ def _builder_inited(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from blackpoker.sphinxext import cover, figures, index, lists, notes, tables
+    from blackpoker.sphinxext import cover, examples, figures, index, lists, notes, tables
 
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
+    app.add_config_value("blackpoker_examples", str(ROOT / "scenarios" / "examples"), "env",
+                         types=frozenset({str}))
     app.add_config_value("blackpoker_index_terms", "index-terms.yaml", "env", types=frozenset({str}))
     app.connect("config-inited", _load, priority=400)
     app.connect("builder-inited", _builder_inited)
@@ -99,4 +101,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("bp-changes", notes.ChangesDirective)
     app.add_directive("bp-index", index.IndexDirective)
     app.add_directive("bp-cover", cover.CoverDirective)
+    app.add_directive("bp-examples", examples.ExamplesDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

@@ -1,0 +1,62 @@
+"""The rules' worked examples are shown in the rulebook at their sections, and a broken one fails the build."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from blackpoker.paths import ROOT, SOURCE
+from blackpoker.rulebook import build_rulebook
+
+EXAMPLES = ROOT / "scenarios" / "examples"
+
+
+def _sections() -> dict[str, list[str]]:
+    by_section: dict[str, list[str]] = {}
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        by_section.setdefault(str(data["section"]), []).append(data["title"])
+    return by_section
+
+
+def test_every_example_section_has_its_place_in_the_text() -> None:
+    placed = set()
+    for page in SOURCE.glob("*.md"):
+        placed.update(re.findall(r"^```\{bp-examples\} (\S+)$", page.read_text(encoding="utf-8"), re.M))
+    assert set(_sections()) == placed
+    assert sum(len(t) for t in _sections().values()) >= 21
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build_rulebook(ROOT / "definitions", out, pdf=False, work_dir=tmp_path_factory.mktemp("work"))
+    return out
+
+
+def test_each_example_is_rendered_with_its_play_by_play(site: Path) -> None:
+    import html as htmllib
+    html = "".join(p.read_text(encoding="utf-8") for p in site.glob("*.html"))
+    text = htmllib.unescape(re.sub(r"<[^>]+>", "", html))
+    for titles in _sections().values():
+        for title in titles:
+            assert f"例: {title}" in text, title
+    assert html.count('class="bp-verified') == sum(len(t) for t in _sections().values())
+
+
+def test_a_changed_expectation_fails_the_build(tmp_path: Path) -> None:
+    examples = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, examples)
+    e01 = next(examples.glob("e01-*.yaml"))
+    text = e01.read_text(encoding="utf-8")
+    assert "stage: []" in text
+    e01.write_text(text.replace("stage: []", "stage: [アップ]", 1), encoding="utf-8")
+    with pytest.raises(Exception) as raised:
+        build_rulebook(ROOT / "definitions", tmp_path / "site", pdf=False, work_dir=tmp_path / "work",
+                       overrides={"blackpoker_examples": str(examples)})
+    message = str(getattr(raised.value, "messages", "")) + str(raised.value)
+    assert "e01-" in message and "no longer holds" in message and "FAIL stage" in message

@@ -1,0 +1,117 @@
+"""The engine: legal decisions, illegal ones named by rule, replay determinism, rule details."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from blackpoker import load_rules
+from blackpoker.cards import parse_card
+from blackpoker.model import Rules
+from blackpoker.sim import (Choose, GameOver, IllegalDecision, Pass, RequestAction, apply, legal_decisions,
+                            new_game)
+from blackpoker.sim.effects import bj_points
+from blackpoker.sim.requests import check_request
+from blackpoker.sim.state import GameState
+from blackpoker.sim.text import life_answer
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return load_rules()
+
+
+def _play(rules: Rules, seed: int, steps: int) -> tuple[GameState, list[object]]:
+    state = new_game(rules, "mast", seed)
+    rng = random.Random(seed)
+    decisions = []
+    for _ in range(steps):
+        if state.winner is not None:
+            break
+        d = rng.choice(legal_decisions(state))
+        decisions.append(d)
+        state = apply(state, d)
+    return state, decisions
+
+
+def _fingerprint(s: GameState) -> tuple:
+    return (s.turn, s.turn_player, s.chance, s.winner, s.stage, s.passes, s.resolved,
+            tuple((p.life, p.hand, p.graveyard, p.field, p.fog) for p in s.players))
+
+
+def test_replay_is_deterministic(rules: Rules) -> None:
+    first, decisions = _play(rules, 11, 400)
+    replay = new_game(rules, "mast", 11)
+    for d in decisions:
+        replay = apply(replay, d)
+    assert _fingerprint(replay) == _fingerprint(first)
+    other, _ = _play(rules, 12, 400)
+    assert _fingerprint(other) != _fingerprint(first)
+
+
+def test_apply_does_not_change_its_input(rules: Rules) -> None:
+    state = new_game(rules, "lite", 3)
+    before = _fingerprint(state)
+    apply(state, legal_decisions(state)[1])
+    assert _fingerprint(state) == before
+
+
+def test_every_listed_request_is_legal(rules: Rules) -> None:
+    state, _ = _play(rules, 5, 60)
+    for d in legal_decisions(state):
+        if isinstance(d, RequestAction):
+            check_request(state, state.chance, d)  # raises if the enumeration and the check disagree
+
+
+def test_setup_follows_2_9(rules: Rules) -> None:
+    state = new_game(rules, "lite", 21)
+    first = state.turn_player
+    assert state.chance == first
+    assert len(state.players[first].hand) == 8 and len(state.players[1 - first].hand) == 7
+    flipped = state.players[0].graveyard
+    assert len(flipped) == len(state.players[1].graveyard) >= 1
+    assert flipped[-1].number != state.players[1].graveyard[-1].number
+    for p in (0, 1):
+        assert len(state.all_cards(p)) == 54
+
+
+def test_illegal_main_timing_names_rule(rules: Rules) -> None:
+    state = new_game(rules, "lite", 1)
+    state = apply(state, Pass())  # the other player now holds the chance without the turn
+    with pytest.raises(IllegalDecision) as info:
+        apply(state, RequestAction("end"))
+    assert "2.10.1" in info.value.rule and "自分のターン" in info.value.rule
+    assert "ターン:" in info.value.where
+
+
+def test_illegal_triggered_and_unknown(rules: Rules) -> None:
+    state = new_game(rules, "lite", 1)
+    with pytest.raises(IllegalDecision, match="誘発"):
+        apply(state, RequestAction("draw"))
+    with pytest.raises(IllegalDecision, match="4.3"):
+        apply(state, RequestAction("royal-straight-flush"))  # not in ライト
+    with pytest.raises(IllegalDecision):
+        apply(state, Choose("ヒット"))
+    assert issubclass(IllegalDecision, ValueError)
+
+
+def test_game_over_refuses_decisions(rules: Rules) -> None:
+    state = new_game(rules, "lite", 2)
+    state.winner = 0
+    with pytest.raises(GameOver):
+        apply(state, Pass())
+    assert legal_decisions(state) == []
+
+
+def test_blackjack_points_follow_ruling() -> None:
+    ace, king, five = parse_card("SA"), parse_card("SK"), parse_card("S5")
+    assert bj_points(ace, 0) == 11 and bj_points(ace, 11) == 1 and bj_points(king, 11) == 10
+    total = 0
+    for c in (ace, five, king):
+        total += bj_points(c, total)
+    assert total == 26  # ruling blackjack-ace: the ace is not re-counted
+
+
+def test_life_answer() -> None:
+    assert life_answer(7) == "7枚" and life_answer(9) == "9枚" and life_answer(10) == "10枚以上です"

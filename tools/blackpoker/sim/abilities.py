@@ -1,0 +1,93 @@
+"""Static abilities (6.3) and their order (6.4.2): sizes, labels and attack permission, derived on demand.
+
+Nothing here is stored: every call recomputes from the printed cards in the order [1] all → [2] your → [3] this,
+each scope by timestamp, so a size can never be added twice (6.4.2 適用タイミング, example E8).
+"""
+
+from __future__ import annotations
+
+from blackpoker.model import Rules
+from blackpoker.sim.state import Character, GameState, Modifier
+
+SCOPE_ORDER = {"all": 0, "your": 1, "this": 2}
+
+# 4.3.2: a label that holds only sometimes names its condition in the definitions; each condition text is code here.
+LABEL_CONDITIONS = {
+    "キーカードに A が含まれる場合のみ": lambda ch: any(c.rank == 1 for c in ch.cards),
+}
+
+# 4.3.3: the fog abilities, as (scope, sign). アップ/ダウン act on their target ("対象とした兵士" → this),
+# フォース on "自分の兵士全て" (your).
+FOG_SCOPES = {"up": ("this", 1), "down": ("this", -1), "force": ("your", 1)}
+
+
+def modifiers(state: GameState) -> list[Modifier]:
+    """Every ability in force now: fogs placed this turn (until end of turn) and those a scenario adds."""
+    mods = list(state.modifiers)
+    for p in state.players:
+        for fog in p.fog:
+            if fog.turn != state.turn or fog.fog_id not in FOG_SCOPES:
+                continue
+            scope, sign = FOG_SCOPES[fog.fog_id]
+            mods.append(Modifier(scope, fog.owner, fog.timestamp, size=sign * fog.amount, target=fog.target,
+                                 source=fog.fog_id))
+    mods.sort(key=lambda m: (SCOPE_ORDER[m.scope], m.timestamp))
+    return mods
+
+
+def _applies(mod: Modifier, ch: Character) -> bool:
+    if ch.kind != "soldier":
+        return False
+    if mod.scope == "all":
+        return True
+    if mod.scope == "your":
+        return ch.owner == mod.owner
+    return ch.uid == mod.target
+
+
+def size(state: GameState, ch: Character, mods: list[Modifier] | None = None) -> int:
+    """2.8.2 サイズ: printed numbers plus every size ability in order; it may be 0 or less (ruling
+    ability-order-example-sum: the soldier stays on the field)."""
+    total = ch.base_size
+    for mod in modifiers(state) if mods is None else mods:
+        if mod.size and _applies(mod, ch):
+            total += mod.size
+    return total
+
+
+def labels(rules: Rules, ch: Character) -> frozenset[str]:
+    """The labels of a character (2.8.1), read from the character list; conditional ones checked here."""
+    out = set()
+    for label in rules.character(ch.type_id).labels:
+        if label.condition is None or LABEL_CONDITIONS[label.condition](ch):
+            out.add(label.name)
+    return frozenset(out)
+
+
+def can_attack(state: GameState, ch: Character) -> bool:
+    """Abilities that forbid or allow attacking; a later (narrower, or newer) one overrides (6.4.2, E6, E7)."""
+    allowed = True
+    for mod in modifiers(state):
+        if mod.can_attack is not None and _applies(mod, ch):
+            allowed = mod.can_attack
+    return allowed
+
+
+def waives_discard(rules: Rules, state: GameState, player: int, action_id: str) -> bool:
+    """魔術士 魔力増加 (v8.1): while it is on the field, a 速攻魔法's cost D is none. Read from its
+    controller's point of view (6.2.1: effects are read as the controller's), so it helps its own player."""
+    if rules.action(action_id).category != "速攻魔法":
+        return False
+    return any(ch.type_id == "magician" and ch.kind == "soldier" for ch in state.players[player].field)
+
+
+def soldier_type(card_rank: int) -> str:
+    """The character a lone card becomes as a soldier (ruling preset-characters): 2~10 一般兵, J~K 英雄,
+    A エース, Joker 魔術士."""
+    if card_rank == 0:
+        return "magician"
+    if card_rank == 1:
+        return "ace"
+    if card_rank >= 11:
+        return "hero"
+    return "soldier"

@@ -1,0 +1,292 @@
+"""The core flow of 6.4 ([1]-[16]) with the trigger check of 6.4.1, in the spirit of OpenSpiel's State API.
+
+``legal_decisions(state)`` lists what the player to act may do; ``apply(state, decision)`` returns the next state
+(the given state is never changed). Interpretations, each with the text it rests on:
+
+* 6.4 [16] 「チャンスを持っているプレイヤーからチャンスを持っていないプレイヤーにチャンスを移動します」: after a pass
+  that does not end the round, the chance goes to the other player. After the rule system resolves the last request
+  ([13]-[15]), the chance goes to the player who did not hold it when everyone had passed, i.e. not the last to pass,
+  and the pass record starts again (the stage has changed, so the [11] record of who passed no longer applies).
+* [14] with an empty stage: back to [2], the turn player gets the chance with a fresh pass record.
+* 6.4.1 [6-8]/[6-9] read 「通常」 for 「即時」 (ruling trigger-check-typos). Within one player and timing the
+  buffer is taken in the order requests were triggered ([6-5-2] lets the player choose; the format's triggered
+  actions of one kind are identical, so the order cannot matter).
+* 誘発条件 「ターンプレイヤーかつ、…」: the triggered request's controller is the turn player when it triggers
+  (after エンド the new turn player charges and draws). 世代交代's controller is the owner of the field it left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from blackpoker.model import Origin, Rules, Speed
+from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
+from blackpoker.sim.effects import EFFECTS, Ctx
+from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
+from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
+from blackpoker.sim.requests import ACTIVATION, check_request, enumerate_requests, target_valid
+from blackpoker.sim.state import GameState, Pending, Request, player_name
+from blackpoker.sim.text import card_list, char_text
+
+# Pattern-1 triggers (2.10.6): which triggered action follows the resolution of which action.
+FOLLOWS = {"end": "charge", "charge": "draw", "attack": "block", "block": "damage-judgement"}
+# The triggered actions and how their condition is detected (checked against the model by missing_effects).
+TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after attack with an attacker",
+             "damage-judgement": "after block", "generation-change": "card leaves a field (ops.to_graveyard)"}
+# Part 2 (frames) is a later task: these frame actions are known and not simulated yet.
+FRAME_ACTIONS_PENDING = ("pack-open", "rare-draw", "rare-summon", "trap-counter", "open", "close", "trump-break",
+                         "slash", "encourage", "negotiate", "switch")
+
+
+def missing_effects(rules: Rules) -> list[str]:
+    """Actions in the definitions with no effect here, effects with no action, and unmapped condition texts."""
+    problems = []
+    format_ids = {a.id for a in rules.format_actions}
+    frame_ids = {a.id for a in rules.frame_actions}
+    for action_id in sorted(format_ids - set(EFFECTS)):
+        problems.append(f"action '{action_id}' has no effect in the simulator")
+    for action_id in sorted(set(EFFECTS) - format_ids):
+        problems.append(f"effect '{action_id}' has no action in the definitions")
+    for action_id in sorted(frame_ids - set(FRAME_ACTIONS_PENDING)):
+        problems.append(f"frame action '{action_id}' is neither simulated nor listed as pending")
+    for action_id in sorted(set(FRAME_ACTIONS_PENDING) - frame_ids):
+        problems.append(f"pending frame action '{action_id}' is not in the definitions")
+    for a in rules.format_actions:
+        if a.trigger.value == "triggered" and a.id not in TRIGGERED:
+            problems.append(f"triggered action '{a.id}' has no trigger detection")
+        if a.activation_condition and a.activation_condition not in ACTIVATION:
+            problems.append(f"action '{a.id}': activation condition '{a.activation_condition}' is not simulated")
+    return problems
+
+
+def coverage_problems(rules: Rules) -> list[tuple[Origin, str]]:
+    """:func:`missing_effects` located at the definitions they concern, for ``blackpoker check``."""
+    located = []
+    by_id = {a.id: a for a in rules.actions}
+    for problem in missing_effects(rules):
+        action_id = problem.split("'")[1]
+        action = by_id.get(action_id)
+        origin = action.origin if action else Origin(rules.actions[0].origin.file, ())
+        located.append((origin, f"simulator: {problem}"))
+    return located
+
+
+# --- queries ---------------------------------------------------------------------------------------
+def current_player(state: GameState) -> int | None:
+    """Who decides now: the player asked by an effect, else the chance holder; None when the game is over."""
+    if state.winner is not None:
+        return None
+    if state.pending is not None:
+        return state.pending.player
+    return state.chance
+
+
+def is_terminal(state: GameState) -> bool:
+    return state.winner is not None
+
+
+def legal_decisions(state: GameState) -> list[Decision]:
+    """Every decision the player to act may take: an effect's options, or passing and every legal request."""
+    if state.winner is not None:
+        return []
+    if state.pending is not None:
+        return [Choose(o) for o in state.pending.options]
+    assert state.chance is not None
+    return [Pass(), *enumerate_requests(state, state.chance)]
+
+
+legal_requests = legal_decisions
+
+
+# --- applying decisions ------------------------------------------------------------------------------
+def apply(state: GameState, decision: Decision) -> GameState:
+    """The state after ``decision``; raises :class:`IllegalDecision` (naming the rule) when it is not allowed."""
+    if state.winner is not None:
+        raise GameOver(f"ゲームは終了しています(勝者: {player_name(state.winner)})")
+    s = state.clone()
+    if s.pending is not None:
+        if not isinstance(decision, Choose):
+            raise IllegalDecision(f"効果の解決中です: {s.pending.prompt} を選んでください",
+                                  f"選ぶプレイヤー: {player_name(s.pending.player)}")
+        _answer(s, decision.option)
+    elif isinstance(decision, Choose):
+        raise IllegalDecision("選択を求めている効果はありません")
+    elif isinstance(decision, Pass):
+        _pass(s)
+    else:
+        _request(s, decision)
+    return s
+
+
+def _request(s: GameState, decision: RequestAction) -> None:
+    player = s.chance
+    assert player is not None
+    check_request(s, player, decision)
+    action = s.rules.action(decision.action_id)
+    s.passes = ()  # [4]
+    p = s.players[player]
+    pay = decision.payment  # [5] pay the cost in full, then put the key cards down
+    for uid in pay.bulwarks:
+        s.replace(replace(s.find(uid), driven=True))  # type: ignore[arg-type]
+    hand = list(p.hand)
+    for c in decision.keys + pay.discards:
+        hand.remove(c)
+    p.hand = tuple(hand)
+    p.graveyard += pay.discards
+    req = Request(s.uid(), action.id, player, decision.keys, pay, decision.targets)
+    s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + _request_detail(s, req))
+    if pay.life:
+        damage(s, player, pay.life)
+    for uid in pay.sacrifices:
+        to_graveyard(s, uid)
+    if action.activation_condition:
+        s.used = s.used | {(player, action.id)}
+    s.after = ("keep", player)
+    if not _run_triggers(s):  # [6]
+        return
+    if action.speed is Speed.INSTANT:  # [7] → [8] [9]
+        if _resolve(s, req, "direct"):
+            _after_resolution(s, "direct")
+    else:  # [10]
+        s.stage += (req,)
+
+
+def _request_detail(s: GameState, req: Request) -> str:
+    parts = []
+    if req.keys:
+        parts.append(f"★{card_list(req.keys)}")
+    pay = req.payment
+    cost = [f"B:{char_text(s.find(u))}" for u in pay.bulwarks if s.find(u)]  # type: ignore[arg-type]
+    cost += ["L"] * pay.life + [f"D:{c}" for c in pay.discards]
+    if cost:
+        parts.append("$" + " ".join(cost))
+    for t in req.targets:
+        parts.append("対象 " + target_text(s, t.kind, t.ref))
+    return (" " + " / ".join(parts)) if parts else ""
+
+
+def target_text(s: GameState, kind: str, ref: int) -> str:
+    if kind == "player":
+        return player_name(ref)
+    if kind == "request":
+        r = s.request_on_stage(ref)
+        return f"「{s.rules.action(r.action_id).name}」" if r else "(リクエスト)"
+    ch = s.find(ref)
+    return char_text(ch) if ch else "(キャラクター)"
+
+
+def _pass(s: GameState) -> None:
+    player = s.chance
+    assert player is not None
+    s.log(f"{player_name(player)}: パス")
+    if player not in s.passes:  # [11]
+        s.passes += (player,)
+    if len(s.passes) < len(s.players):  # [12] → [16]
+        s.chance = s.other(player)
+        return
+    s.chance = None  # [13]
+    if not s.stage:  # [14] no → [2]
+        s.chance, s.passes = s.turn_player, ()
+        return
+    s.after = ("next", s.other(player))  # [16] afterwards: the player who did not hold the chance
+    if _resolve(s, s.stage[-1], "stage"):  # [15]
+        _after_resolution(s, "stage")
+
+
+def _answer(s: GameState, option: object) -> None:
+    pending = s.pending
+    assert pending is not None
+    if option not in pending.options:
+        raise IllegalDecision(f"「{pending.prompt}」の選択肢にありません: {option}",
+                              "選択肢: " + ", ".join(map(str, pending.options)))
+    base = pending.snapshot.clone()
+    s.__dict__.update(base.__dict__)
+    if _resolve(s, pending.request, pending.where, pending.choices + (option,)):
+        _after_resolution(s, pending.where)
+
+
+def _after_resolution(s: GameState, where: str) -> None:
+    if _win_check(s) or where == "trigger":
+        if where == "trigger" and s.winner is None and _run_triggers(s):
+            _finish(s)
+        return
+    if _run_triggers(s):
+        _finish(s)
+
+
+def _finish(s: GameState) -> None:
+    if s.winner is not None:
+        return
+    how, player = s.after
+    s.chance = player
+    if how == "next":
+        s.passes = ()
+
+
+def _resolve(s: GameState, req: Request, where: str, choices: tuple[object, ...] = ()) -> bool:
+    """[8]/[15] 2.10.4: check targets, apply the effect as far as possible, remove the request, key cards to the
+    graveyard. False when the effect asks a question first (the state then waits in ``pending``)."""
+    work = s.clone()
+    ctx = Ctx(work, req, choices)
+    action = s.rules.action(req.action_id)
+    failure = next((f for f in (target_valid(work, req, t) for t in req.targets) if f), None)
+    try:
+        if failure is None:
+            work.log(f"解決: 「{action.name}」({player_name(req.controller)})")
+            EFFECTS[req.action_id](ctx)
+        else:
+            work.log(f"解決: 「{action.name}」({player_name(req.controller)}) — {failure}ため効果を発揮しない")
+    except NeedChoice as need:
+        snapshot = s.clone()
+        snapshot.pending = None
+        s.pending = Pending(snapshot, req, where, choices, need.player, need.prompt, need.options)
+        return False
+    work.stage = tuple(r for r in work.stage if r.uid != req.uid)
+    if ctx.keys_left:
+        work.players[req.controller].graveyard += tuple(ctx.keys_left)
+    work.resolved += (f"{action.name}({player_name(req.controller)})" + (f" {failure}" if failure else ""),)
+    if failure is None:
+        follow = FOLLOWS.get(req.action_id)
+        if follow and (req.action_id != "attack" or work.attack):
+            queue_trigger(work, follow, work.turn_player)
+    work.pending = None
+    s.__dict__.update(work.__dict__)
+    return True
+
+
+def _win_check(s: GameState) -> bool:
+    """2.10.5: the turn player is checked first; both at 0 → the turn player loses. No draws."""
+    for p in s.order():
+        if not s.players[p].life:
+            s.winner = s.other(p)
+            s.log(f"勝敗判定: {player_name(p)} のライフが0枚 — {player_name(s.winner)} の勝ち")
+            return True
+    return False
+
+
+def _run_triggers(s: GameState) -> bool:
+    """6.4.1: empty the buffer; False when a triggered effect waits for a decision."""
+    while s.buffer and s.winner is None:
+        for speed in ("instant", "normal"):  # [6-3] … [6-7], then [6-8] … [6-12]
+            for player in s.order():
+                for timing in ("main", "quick"):
+                    while s.winner is None:
+                        req = next((r for r in s.buffer if r.controller == player
+                                    and s.rules.action(r.action_id).speed.value == speed
+                                    and s.rules.action(r.action_id).timing.value == timing), None)
+                        if req is None:
+                            break
+                        s.buffer = tuple(r for r in s.buffer if r.uid != req.uid)
+                        name = s.rules.action(req.action_id).name
+                        if speed == "instant":
+                            s.log(f"誘発: 「{name}」({player_name(player)})")
+                            if not _resolve(s, req, "trigger"):
+                                return False
+                            _win_check(s)
+                        elif timing == "main" and s.stage:  # [6-10-6]
+                            s.resolved += (f"{name}({player_name(player)}) 破棄",)
+                            s.log(f"誘発: 「{name}」— ステージが空でないため破棄")
+                        else:
+                            s.log(f"誘発: 「{name}」({player_name(player)})をステージに追加")
+                            s.stage += (req,)
+    return True

@@ -1,0 +1,244 @@
+"""Which requests a player may make (2.10.3, 6.4 [3]-[5]): timing, activation conditions, key cards, costs, targets.
+
+``check_request`` names the first rule a request breaks; ``enumerate_requests`` lists every legal request with its
+key cards, payment and targets filled in. Both read trigger, speed, timing, key card, cost and target from the
+loaded model; only the activation-condition texts are mapped to code (``ACTIVATION``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, product
+from typing import Callable, Iterator
+
+from blackpoker.cards import Card
+from blackpoker.keycard import KeyCondition
+from blackpoker.model import Action, Trigger
+from blackpoker.sim.abilities import waives_discard
+from blackpoker.sim.decisions import RequestAction
+from blackpoker.sim.errors import IllegalDecision
+from blackpoker.sim.state import GameState, Payment, Request, Target, player_name, sort_cards
+
+# Activation conditions (起動条件), by their text in the definitions.
+ONCE_PER_TURN = "プレイヤーは、1ターンに1回までこのアクションを起こすことができる。"
+NOT_TURN_HOLDER = "ターンを持っていない時しかこのアクションを起こすことができない。"
+ACTIVATION: dict[str, Callable[[GameState, int, str], bool]] = {
+    ONCE_PER_TURN: lambda s, p, a: (p, a) not in s.used,
+    NOT_TURN_HOLDER: lambda s, p, a: s.turn_player != p,
+}
+# 特記事項 that keeps a request out of カウンター's reach (フォース, 剣の雨, 徴募, 奇襲, R・S・F).
+COUNTER_IMMUNE = "このアクションはカウンターアクションの対象にならない。"
+# 防壁設置 has no キーカード field: its effect takes 「手札からカード1枚」, chosen when it is requested and held
+# like a key card until it resolves (it is instant, so nothing can act on it in between).
+HAND_CARD_ACTIONS = frozenset({"bulwark-set"})
+
+
+def _where(state: GameState) -> str:
+    top = state.stage[-1].action_id if state.stage else "空"
+    return (f"ターン: {player_name(state.turn_player)}, チャンス: {player_name(state.chance)}, "
+            f"ステージ最上段: {top}")
+
+
+def timing_ok(state: GameState, player: int, action: Action) -> str | None:
+    """2.10.1 タイミング: メイン needs the turn, the chance and an empty stage; クイック only the chance."""
+    if state.chance != player:
+        return "6.1.5: チャンスを持っていないプレイヤーはアクションを起こせません"
+    if action.timing.value == "main":
+        if state.turn_player != player:
+            return f"2.10.1: タイミングがメインの「{action.name}」は自分のターンにしか起こせません"
+        if state.stage:
+            return f"2.10.1: タイミングがメインの「{action.name}」はステージが空のときにしか起こせません"
+    return None
+
+
+def activation_ok(state: GameState, player: int, action: Action) -> str | None:
+    cond = action.activation_condition
+    if cond and not ACTIVATION[cond](state, player, action.id):
+        return f"起動条件: 「{action.name}」— {cond}"
+    return None
+
+
+def key_choices(state: GameState, player: int, action: Action) -> list[tuple[Card, ...]]:
+    hand = state.players[player].hand
+    if action.id in HAND_CARD_ACTIONS:
+        return [(c,) for c in sort_cards(hand)]
+    if action.key is None:
+        return [()]
+    return list(_key_sets(action.key, hand))
+
+
+@lru_cache(maxsize=1 << 16)
+def _key_sets(key: KeyCondition, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    """Key-card sets from a hand, memoised (hands repeat across requests and games).
+
+    ``KeyCondition.choices`` sorts Card objects, which fails on a Joker (suit None); this is the same search with a
+    safe order."""
+    pool = sort_cards(hand)
+    return tuple(combo for combo in combinations(pool, key.card_count) if key.accepts(combo))
+
+
+def cost_letters(state: GameState, player: int, action: Action) -> list[str]:
+    letters = list(action.cost)
+    if "D" in letters and waives_discard(state.rules, state, player, action.id):
+        letters = [c for c in letters if c != "D"]
+    return letters
+
+
+def payments(state: GameState, player: int, action: Action, keys: tuple[Card, ...]) -> list[Payment]:
+    """Every way to pay the cost in full (2.10.2); none when it cannot be paid."""
+    letters = cost_letters(state, player, action)
+    p = state.players[player]
+    nb, nl, nd, ns = (letters.count(x) for x in "BLDS")
+    if nl > len(p.life):
+        return []
+    bulwarks = sorted(ch.uid for ch in p.field if ch.kind == "bulwark" and not ch.driven)
+    rest = list(p.hand)
+    for k in keys:
+        rest.remove(k)
+    chars = sorted(ch.uid for ch in p.field)
+    b_opts = list(combinations(bulwarks, nb))
+    d_opts = list(combinations(sort_cards(rest), nd))
+    s_opts = list(combinations(chars, ns))
+    return [Payment(b, nl, d, s) for b, d, s in product(b_opts, d_opts, s_opts)]
+
+
+def check_payment(state: GameState, player: int, action: Action, keys: tuple[Card, ...], pay: Payment) -> str | None:
+    letters = cost_letters(state, player, action)
+    p = state.players[player]
+    nb, nl, nd, ns = (letters.count(x) for x in "BLDS")
+    if len(pay.bulwarks) != nb or len(set(pay.bulwarks)) != nb:
+        return f"2.10.2: コスト B を {nb} 回支払う必要があります(自分のチャージ状態の防壁をドライブ)"
+    for uid in pay.bulwarks:
+        ch = state.find(uid)
+        if ch is None or ch.owner != player or ch.kind != "bulwark" or ch.driven:
+            return "2.10.2: コスト B は自分の場にいるチャージ状態の防壁をドライブして支払います"
+    if pay.life != nl:
+        return f"2.10.2: コスト L を {nl} 回支払う必要があります"
+    if nl > len(p.life):
+        return "2.10.2: ライフが足りずコスト L を支払えません(コストは全て支払う必要があります)"
+    if len(pay.discards) != nd:
+        return f"2.10.2: コスト D として手札を {nd} 枚捨てる必要があります"
+    rest = list(p.hand)
+    for c in keys + pay.discards:
+        if c not in rest:
+            return f"2.10.3: {c} は手札にありません(キーカードとコストは別のカードです)"
+        rest.remove(c)
+    if len(pay.sacrifices) != ns or any((ch := state.find(u)) is None or ch.owner != player for u in pay.sacrifices):
+        return f"2.10.2: コスト S として自分のキャラクターを {ns} 体墓地に移す必要があります"
+    return None
+
+
+def target_candidates(state: GameState, player: int, action: Action, keys: tuple[Card, ...],
+                      exclude_request: int | None = None) -> list[Target]:
+    """Everything ``action`` may target for ``player`` with these key cards (2.10.3; never itself)."""
+    spec = action.target_spec
+    if spec is None:
+        return []
+    if spec.kind == "player":
+        players = [state.other(player)] if spec.owner == "opponent" else [0, 1]
+        return [Target("player", i) for i in players]
+    if spec.kind == "request":
+        out = []
+        for r in state.stage:
+            if r.uid == exclude_request:
+                continue
+            target_action = state.rules.action(r.action_id)
+            if spec.request_key_counts and len(r.keys) not in spec.request_key_counts:
+                continue
+            if spec.request_action and r.action_id != spec.request_action:
+                continue
+            if spec.request_has_target and not r.targets:
+                continue
+            if action.id == "counter" and target_action.note == COUNTER_IMMUNE:
+                continue
+            out.append(Target("request", r.uid))
+        return out
+    out = []
+    for ch in state.characters():
+        if spec.owner == "own" and ch.owner != player or spec.owner == "opponent" and ch.owner == player:
+            continue
+        if spec.kind in ("soldier", "bulwark") and ch.kind != spec.kind:
+            continue
+        if spec.same_suit_as_key:
+            # ruling equip-joker: a Joker has no suit, so a Joker soldier never shares the key card's suit
+            suits = {c.suit for c in keys}
+            if None in ch.suits or len(suits) != 1 or ch.suits != suits:
+                continue
+        out.append(Target("character", ch.uid))
+    return out
+
+
+def check_request(state: GameState, player: int, req: RequestAction) -> None:
+    """Raise :class:`IllegalDecision` naming the rule ``req`` breaks; return quietly when it is legal."""
+    rules = state.rules
+    try:
+        action = rules.action(req.action_id)
+    except KeyError:
+        raise IllegalDecision(f"4.3.1: アクション '{req.action_id}' はありません") from None
+    where = _where(state)
+    if state.format not in action.formats:
+        raise IllegalDecision(f"4.3: 「{action.name}」はこのフォーマット({rules.format(state.format).name})にありません", where)
+    if action.trigger is Trigger.TRIGGERED:
+        raise IllegalDecision(f"2.10.1: 「{action.name}」はトリガーが誘発のため、プレイヤーは起こせません", where)
+    for problem in (timing_ok(state, player, action), activation_ok(state, player, action)):
+        if problem:
+            raise IllegalDecision(problem, where)
+    hand = list(state.players[player].hand)
+    for c in req.keys:
+        if c not in hand:
+            raise IllegalDecision(f"2.10.3: キーカード {c} は手札にありません", where)
+        hand.remove(c)
+    if action.id in HAND_CARD_ACTIONS:
+        if len(req.keys) != 1:
+            raise IllegalDecision(f"「{action.name}」: 手札からカード1枚を選びます", where)
+    elif action.key is not None and not action.key.accepts(req.keys):
+        raise IllegalDecision(f"2.10.1: キーカードが条件「{action.key_card}」に合いません", where)
+    elif action.key is None and req.keys:
+        raise IllegalDecision(f"2.10.1: 「{action.name}」にキーカードはありません", where)
+    problem = check_payment(state, player, action, req.keys, req.payment)
+    if problem:
+        raise IllegalDecision(problem, where)
+    spec = action.target_spec
+    if spec is None:
+        if req.targets:
+            raise IllegalDecision(f"2.10.1: 「{action.name}」に対象はありません", where)
+        return
+    legal = target_candidates(state, player, action, req.keys)
+    if not legal:
+        raise IllegalDecision("2.10.3: 対象を指定できないアクションは起こせません"
+                              f"(「{action.name}」の対象: {action.target})", where)
+    if len(req.targets) != spec.count or any(t not in legal for t in req.targets):
+        raise IllegalDecision(f"2.10.3: 対象は「{action.target}」を満たす必要があります"
+                              "(アクションは自分自身を対象にできません)", where)
+
+
+def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]:
+    """Every legal request of ``player`` now, with key cards, payment and targets filled in."""
+    for action in state.rules.actions_in_format(state.format):
+        if action.trigger is Trigger.TRIGGERED or action.is_frame_action:
+            continue
+        if timing_ok(state, player, action) or activation_ok(state, player, action):
+            continue
+        for keys in key_choices(state, player, action):
+            pays = payments(state, player, action, keys)
+            if not pays:
+                continue
+            if action.target_spec is None:
+                targets: list[tuple[Target, ...]] = [()]
+            else:
+                targets = [(t,) for t in target_candidates(state, player, action, keys)]
+            for pay in pays:
+                for tg in targets:
+                    yield RequestAction(action.id, keys, pay, tg)
+
+
+def target_valid(state: GameState, req: Request, target: Target) -> str | None:
+    """2.10.4 対象条件を確認: None when the target is still there, else why the effect is not applied."""
+    if target.kind == "character":
+        if target.ref in state.split:
+            return "対象が分裂した"
+        if state.find(target.ref) is None:
+            return "対象が存在しない"
+    elif target.kind == "request" and state.request_on_stage(target.ref) is None:
+        return "対象が存在しない"
+    return None

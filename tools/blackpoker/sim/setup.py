@@ -1,0 +1,59 @@
+"""2.9 ゲームの始め方: shuffle, 7-card hands, the rest becomes life, flip tops for the first player, first draw."""
+
+from __future__ import annotations
+
+from blackpoker.cards import full_deck
+from blackpoker.model import Rules
+from blackpoker.sim.state import GameState, Player, player_name
+from blackpoker.sim.text import card_list
+
+
+def new_game(rules: Rules, format_id: str, seed: int, *, record: bool = False) -> GameState:
+    """A game after 2.9.1-2.9.3, every random step drawn from ``seed`` (so a seed replays the same game)."""
+    rules.format(format_id)  # a KeyError names an unknown format
+    state = GameState(rules, format_id, seed, [Player(), Player()], events=[] if record else None)
+    for index, p in enumerate(state.players):  # 2.9.1
+        deck = list(full_deck(2))
+        state.rng().shuffle(deck)
+        p.hand, p.life = tuple(deck[:7]), tuple(deck[7:])
+        state.log(f"{player_name(index)}: デッキを切り、7枚引いて手札とし、残りをライフとする")
+    first = decide_first(state)
+    state.players[first].hand += state.players[first].life[:1]  # 2.9.3
+    state.players[first].life = state.players[first].life[1:]
+    state.turn_player = state.chance = first
+    state.log(f"先攻 {player_name(first)} がライフから1枚引いてゲーム開始")
+    return state
+
+
+def decide_first(state: GameState) -> int:
+    """2.9.2: both flip their top life card; the higher number goes first, a tie flips again; flipped cards go to
+    the graveyard. A player with no life left to flip loses the comparison (never happens with real decks)."""
+    a, b = state.players
+    while True:
+        if not a.life or not b.life:
+            return 0 if a.life else 1
+        ca, cb = a.life[0], b.life[0]
+        a.life, b.life = a.life[1:], b.life[1:]
+        a.graveyard += (ca,)
+        b.graveyard += (cb,)
+        state.log(f"先攻決定: A {card_list([ca])} 対 B {card_list([cb])}")
+        if ca.number != cb.number:
+            return 0 if ca.number > cb.number else 1
+
+
+def preset(state: GameState, player: int) -> None:
+    """プリセット (パック, レアパック, ストラテジー, エクストラ, エントリー20): the top life card becomes a bulwark, the
+    next a soldier (ruling preset-characters: bulwark face down and charged, soldier face up and charged, its type
+    from the card). In ライト a Joker soldier goes to the graveyard and the next card is used (no 魔術士 in ライト)."""
+    from blackpoker.sim.ops import place
+    p = state.players[player]
+    card, p.life = p.life[0], p.life[1:]
+    place(state, player, (card,), "bulwark", entered_turn=0)
+    while p.life:
+        card, p.life = p.life[0], p.life[1:]
+        if card.is_joker and state.format == "lite":
+            p.graveyard += (card,)
+            state.log(f"{player_name(player)}: ライトのため Joker を墓地へ")
+            continue
+        place(state, player, (card,), "soldier", entered_turn=0)
+        return

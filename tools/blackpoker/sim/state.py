@@ -1,0 +1,227 @@
+"""The game state: small mutable containers of immutable records, copied with :meth:`GameState.clone`.
+
+Why not fully frozen: a step changes a handful of fields across two players, and self-play takes hundreds of
+thousands of steps. Records that are shared between copies (cards, characters, requests, fog cards, whole
+zones as tuples) are immutable, so ``clone`` only copies two small ``Player`` shells and the top-level fields:
+a clone costs a few microseconds and no copy can leak a change into another.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from blackpoker.cards import JOKER, Card
+from blackpoker.model import Rules
+
+PLAYER_NAMES = ("A", "B")
+GENERATION_RANKS = frozenset({JOKER, 1, 11, 12, 13})  # 世代交代: Joker, A, J, Q, K
+
+
+@dataclass(frozen=True)
+class Character:
+    """A character on a field (2.8): one card, or several for 装備兵."""
+
+    uid: int
+    owner: int
+    cards: tuple[Card, ...]
+    kind: str  # "soldier" | "bulwark"
+    type_id: str  # the character id in the model (soldier, hero, ace, magician, equipped-soldier, bulwark)
+    driven: bool = False
+    face_up: bool = True
+    entered_turn: int = 0
+    timestamp: int = 0
+
+    @property
+    def base_size(self) -> int:
+        """2.8.2: the printed numbers (sum of them for a character of several cards)."""
+        return sum(c.number for c in self.cards)
+
+    @property
+    def suits(self) -> frozenset[str | None]:
+        return frozenset(c.suit for c in self.cards)
+
+
+@dataclass(frozen=True)
+class FogCard:
+    """Cards in a fog (2.11.4): the mark of a 滞留魔法 whose ability lasts until the end of ``turn``."""
+
+    fog_id: str
+    owner: int
+    cards: tuple[Card, ...]
+    amount: int
+    turn: int
+    timestamp: int
+    target: int | None = None  # a character uid for アップ / ダウン
+
+
+@dataclass(frozen=True)
+class Target:
+    """A chosen target: a character uid, a player index, or a request uid on the stage."""
+
+    kind: str  # "character" | "player" | "request"
+    ref: int
+
+
+@dataclass(frozen=True)
+class Payment:
+    """How a cost was paid: the bulwarks driven (B), life paid (L), cards discarded (D), characters sacrificed (S)."""
+
+    bulwarks: tuple[int, ...] = ()
+    life: int = 0
+    discards: tuple[Card, ...] = ()
+    sacrifices: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request (6.2.2): an action, its controller, its key cards (held on the stage), cost and targets."""
+
+    uid: int
+    action_id: str
+    controller: int
+    keys: tuple[Card, ...] = ()
+    payment: Payment = Payment()
+    targets: tuple[Target, ...] = ()
+    triggered: bool = False
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A static ability (6.3) as the simulator applies it: a size change or an attack permission with a scope."""
+
+    scope: str  # "all" | "your" | "this" (6.4.2 [1] [2] [3])
+    owner: int  # whose "your"
+    timestamp: int
+    size: int = 0
+    can_attack: bool | None = None
+    target: int | None = None  # the character of a "this" ability
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class AttackLine:
+    """One attacker and the characters blocking it (アタック → ブロック → ダメージ判定)."""
+
+    attacker: int
+    blockers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An effect waiting for a decision: re-run from ``snapshot`` with ``choices`` plus the answer."""
+
+    snapshot: "GameState"
+    request: Request
+    where: str  # "direct" | "stage" | "trigger"
+    choices: tuple[object, ...]
+    player: int
+    prompt: str
+    options: tuple[object, ...]
+
+
+@dataclass
+class Player:
+    life: tuple[Card, ...] = ()  # top first
+    hand: tuple[Card, ...] = ()
+    graveyard: tuple[Card, ...] = ()  # bottom first; the last card is the public top (2.11.1)
+    field: tuple[Character, ...] = ()
+    fog: tuple[FogCard, ...] = ()
+
+
+@dataclass
+class GameState:
+    rules: "Rules"
+    format: str
+    seed: int
+    players: list[Player]
+    turn_player: int = 0
+    chance: int | None = 0  # None: the rule system holds it (6.4 [13])
+    turn: int = 1
+    stage: tuple[Request, ...] = ()  # bottom first
+    passes: tuple[int, ...] = ()
+    buffer: tuple[Request, ...] = ()  # the action buffer of 6.4.1
+    used: frozenset[tuple[int, str]] = frozenset()  # once-per-turn actions requested this turn
+    attack: tuple[AttackLine, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()  # abilities a scenario adds (6.4.2 examples)
+    split: frozenset[int] = frozenset()  # character uids that split (2.10.4 対象が分裂した場合)
+    pending: Pending | None = None
+    after: tuple[str, int] = ("none", 0)  # what follows the trigger check: give the chance to a player
+    winner: int | None = None
+    rng_count: int = 0
+    next_uid: int = 1
+    resolved: tuple[str, ...] = ()  # the log of resolved requests (expectations read it)
+    events: list[str] | None = field(default=None)  # Japanese play-by-play, when recording
+
+    def clone(self) -> "GameState":
+        new = copy.copy(self)
+        new.players = [copy.copy(p) for p in self.players]
+        if self.events is not None:
+            new.events = list(self.events)
+        return new
+
+    # --- helpers -------------------------------------------------------------------------------
+    def uid(self) -> int:
+        self.next_uid += 1
+        return self.next_uid - 1
+
+    def rng(self) -> random.Random:
+        """Randomness comes only from the seed kept here, so a replay reproduces every shuffle."""
+        self.rng_count += 1
+        return random.Random(self.seed * 1_000_003 + self.rng_count)
+
+    def log(self, line: str) -> None:
+        if self.events is not None:
+            self.events.append(line)
+
+    def other(self, player: int) -> int:
+        return 1 - player
+
+    def order(self) -> tuple[int, int]:
+        """Players in turn order, the turn player first (6.4.1 notes)."""
+        return (self.turn_player, 1 - self.turn_player)
+
+    def find(self, uid: int) -> Character | None:
+        for p in self.players:
+            for ch in p.field:
+                if ch.uid == uid:
+                    return ch
+        return None
+
+    def characters(self) -> list[Character]:
+        return [ch for p in self.players for ch in p.field]
+
+    def request_on_stage(self, uid: int) -> Request | None:
+        return next((r for r in self.stage if r.uid == uid), None)
+
+    def replace(self, ch: Character) -> None:
+        p = self.players[ch.owner]
+        p.field = tuple(ch if c.uid == ch.uid else c for c in p.field)
+
+    def all_cards(self, player: int) -> list[Card]:
+        """Every card a player owns, wherever it is (for the one-zone invariant)."""
+        p = self.players[player]
+        cards = list(p.life) + list(p.hand) + list(p.graveyard)
+        cards += [c for ch in p.field for c in ch.cards] + [c for f in p.fog for c in f.cards]
+        for r in self.stage:
+            if r.controller == player:
+                cards += r.keys
+        waiting = self.pending.request if self.pending else None
+        if waiting and waiting.controller == player and self.request_on_stage(waiting.uid) is None:
+            cards += waiting.keys  # an instant request waiting on its effect's question holds its key cards
+        return cards
+
+
+def card_order(card: Card) -> tuple[str, int, int]:
+    """A total order of cards (``Card``'s own order fails on a Joker, whose suit is None)."""
+    return (card.suit or "", card.rank, card.index)
+
+
+def sort_cards(cards: "Iterable[Card]") -> list[Card]:
+    return sorted(set(cards), key=card_order)
+
+
+def player_name(index: int | None) -> str:
+    return "ルールシステム" if index is None else PLAYER_NAMES[index]
