@@ -1,0 +1,66 @@
+"""The assembled site (rulebook + action lists) has no dangling link or anchor and loads nothing remote."""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from blackpoker import load_rules
+from blackpoker.actionlist import build_html
+from blackpoker.actionlist.pdf import pdf_paths
+from blackpoker.actionlist.view import list_pages
+from blackpoker.paths import DEFINITIONS
+from blackpoker.rulebook import BOOKLET_NAME, PDF_NAME, build_rulebook
+
+# Furo's footer credit is a plain link, not a resource the page loads.
+ALLOWED_REMOTE = {"https://github.com/pradyunsg/furo"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[Path]]:
+    out = tmp_path_factory.mktemp("site")
+    rules = load_rules()
+    build_rulebook(DEFINITIONS, out, pdf=False, work_dir=tmp_path_factory.mktemp("work"))
+    build_html(rules, out)
+    # PDFs are slow and tested elsewhere; here they only need to be the files the links expect.
+    pdfs = {out / PDF_NAME, out / BOOKLET_NAME}
+    for page in list_pages(rules):
+        pdfs.update(pdf_paths(out, page))
+    return out, {p.resolve() for p in pdfs}
+
+
+def test_every_link_and_anchor_resolves(site: tuple[Path, set[Path]]) -> None:
+    out, pdfs = site
+    ids: dict[Path, set[str]] = {}
+    problems = []
+    pages = sorted(out.rglob("*.html"))
+    assert len(pages) > 15
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for href in re.findall(r'(?:href|src)="([^"]+)"', text):
+            if re.match(r"^[a-z]+:", href) and not href.startswith("file:"):
+                if href not in ALLOWED_REMOTE and not href.startswith(("mailto:", "javascript:", "data:")):
+                    problems.append(f"{page.relative_to(out)}: remote {href}")
+                continue
+            url = urllib.parse.urlsplit(href)
+            target = page if not url.path else (page.parent / urllib.parse.unquote(url.path)).resolve()
+            if url.path and not target.exists() and target not in pdfs:
+                problems.append(f"{page.relative_to(out)}: missing {href}")
+                continue
+            if url.fragment and target.suffix == ".html" and target.exists():
+                if target not in ids:
+                    ids[target] = set(re.findall(r'\bid="([^"]+)"', target.read_text(encoding="utf-8")))
+                if urllib.parse.unquote(url.fragment) not in ids[target]:
+                    problems.append(f"{page.relative_to(out)}: no anchor for {href}")
+    assert problems == []
+
+
+def test_the_appendix_links_every_list(site: tuple[Path, set[Path]]) -> None:
+    out, _ = site
+    appendix = (out / "appendix.html").read_text(encoding="utf-8")
+    for target in ("actionlist/html/all.html", "actionlist/pdf/blackpoker-all.pdf",
+                   "actionlist/pdf/blackpoker-all-2up.pdf", PDF_NAME, BOOKLET_NAME):
+        assert target in appendix
