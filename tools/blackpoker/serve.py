@@ -35,25 +35,23 @@ def _handler(state: _State, directory: Path) -> type[SimpleHTTPRequestHandler]:
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's naming
             if self.path == "/__build":
-                body = str(state.build_number).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/plain")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self._send(str(state.build_number).encode(), "text/plain")
                 return
             path = Path(self.translate_path(self.path))
             if path.is_dir():
                 path = path / "index.html"
             if path.suffix == ".html" and path.is_file():
                 body = path.read_bytes().replace(b"</body>", RELOAD_SNIPPET + b"</body>", 1)
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self._send(body, "text/html; charset=utf-8")
                 return
             super().do_GET()
+
+        def _send(self, body: bytes, content_type: str) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
         def log_message(self, format: str, *args: object) -> None:  # quiet
             return
