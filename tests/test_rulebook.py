@@ -314,3 +314,16 @@ def test_booklet_has_the_right_sides_in_order(site: Path) -> None:
             source = _run("pdftotext", "-f", str(index + 1), "-l", str(index + 1), str(site / PDF_NAME), "-")
             lines = [line.strip() for line in source.splitlines() if line.strip()]
             assert (lines[0] in crop) if lines else not crop.strip(), (side, slot)
+
+
+def test_pdf_links_are_relative_and_do_not_depend_on_the_build_folder(site: Path) -> None:
+    """Links to the site's other files must not carry the build machine's paths (determinism, portability)."""
+    from pypdf import PdfReader
+    uris = []
+    for pdf_page in PdfReader(site / "blackpoker.pdf").pages:
+        for annot in pdf_page.get("/Annots") or []:
+            action = annot.get_object().get("/A")
+            if action is not None and "/URI" in action.get_object():
+                uris.append(str(action.get_object()["/URI"]))
+    assert "blackpoker-booklet.pdf" in uris and "actionlist/pdf/blackpoker-all.pdf" in uris
+    assert not [u for u in uris if u.startswith("file:") or u.startswith("/")]

@@ -91,7 +91,31 @@ def render_pdf(html: Path, pdf: Path) -> None:
     pdf.parent.mkdir(parents=True, exist_ok=True)
     tmp = pdf.with_name(f".{pdf.name}.tmp")
     document.write_pdf(tmp)
+    _relative_links(tmp, html.parent.resolve().as_uri() + "/")
     tmp.replace(pdf)
+
+
+def _relative_links(pdf: Path, base: str) -> None:
+    """WeasyPrint writes links to the site's other files as absolute file:// URIs into the work folder.
+
+    Make them relative to the site root (where the book PDF is published), so they work beside the PDF
+    and the bytes do not depend on where the build ran.
+    """
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
+
+    writer = PdfWriter(clone_from=PdfReader(pdf))
+    changed = False
+    for page in writer.pages:
+        for annot in page.get("/Annots") or []:
+            action = annot.get_object().get("/A")
+            uri = action.get_object().get("/URI") if action is not None else None
+            if isinstance(uri, str) and uri.startswith(base):
+                action.get_object()[NameObject("/URI")] = TextStringObject(uri[len(base):])
+                changed = True
+    if changed:
+        with open(pdf, "wb") as f:
+            writer.write(f)
 
 
 def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_dir: Path | None = None,
