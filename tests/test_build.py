@@ -63,7 +63,7 @@ def test_build_writes_every_step(defs: Path, tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".site.*"))  # no staging or old tree left behind
 
 
-def test_unchanged_steps_are_reused_and_edits_rerender_only_what_changed(defs: Path, tmp_path: Path) -> None:
+def test_unchanged_steps_are_reused_and_an_edit_rerenders_the_steps_that_read_it(defs: Path, tmp_path: Path) -> None:
     out = tmp_path / "site"
     build(defs, out, progress=lambda _: None, jobs=1)
     lines: list[str] = []
@@ -83,22 +83,17 @@ def test_two_builds_are_byte_identical(defs: Path, tmp_path: Path) -> None:
     assert _snapshot(tmp_path / "a") == _snapshot(tmp_path / "b")
 
 
-def test_a_failing_step_leaves_the_previous_output(defs: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("old, new, error, match", [
+    ("「防壁の次は兵士を出します。", "「FAIL", BuildError, "flavors: RuntimeError: a flavour says FAIL"),
+    ("    timing: main\n", "    timing: ずっと\n", DefinitionErrors, "'ずっと' is not one of 'main', 'quick'"),
+], ids=["failing step", "bad definitions"])
+def test_a_failed_build_leaves_the_previous_output(defs: Path, tmp_path: Path, old: str, new: str,
+                                                   error: type[Exception], match: str) -> None:
     out = tmp_path / "site"
     build(defs, out, progress=lambda _: None, jobs=1)
     before = _snapshot(out)
-    _edit(defs, "「防壁の次は兵士を出します。", "「FAIL")
-    with pytest.raises(BuildError, match="flavors: RuntimeError: a flavour says FAIL"):
+    _edit(defs, old, new)
+    with pytest.raises(error, match=match):
         build(defs, out, progress=lambda _: None, jobs=1)
     assert _snapshot(out) == before
     assert not list(tmp_path.glob(".site.*"))
-
-
-def test_bad_definitions_leave_the_previous_output(defs: Path, tmp_path: Path) -> None:
-    out = tmp_path / "site"
-    build(defs, out, progress=lambda _: None, jobs=1)
-    before = _snapshot(out)
-    _edit(defs, "    timing: main\n", "    timing: ずっと\n")
-    with pytest.raises(DefinitionErrors, match="'ずっと' is not one of 'main', 'quick'"):
-        build(defs, out, progress=lambda _: None, jobs=1)
-    assert _snapshot(out) == before

@@ -193,6 +193,3 @@ def test_every_problem_is_reported_not_only_the_first(defs: Path) -> None:
     assert {e.file for e in raised.value.errors} == {"defs/actions.yaml", "defs/fogs.yaml", "defs/frames.yaml"}
     assert len(raised.value.errors) == 3
 
-
-def test_relative_display_names(defs: Path) -> None:
-    assert os.path.relpath(defs) == "defs"
