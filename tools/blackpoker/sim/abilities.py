@@ -6,7 +6,8 @@ each scope by timestamp, so a size can never be added twice (6.4.2 適用タイ�
 
 from __future__ import annotations
 
-from blackpoker.model import Rules
+from blackpoker.cards import Card
+from blackpoker.model import Rules, Trump
 from blackpoker.sim.state import Character, GameState, Modifier
 
 SCOPE_ORDER = {"all": 0, "your": 1, "this": 2}
@@ -23,7 +24,7 @@ FOG_SCOPES = {"up": ("this", 1), "down": ("this", -1), "force": ("your", 1)}
 
 def modifiers(state: GameState) -> list[Modifier]:
     """Every ability in force now: fogs placed this turn (until end of turn) and those a scenario adds."""
-    mods = list(state.modifiers)
+    mods = [m for m in state.modifiers if m.turn is None or m.turn == state.turn]
     for p in state.players:
         for fog in p.fog:
             if fog.turn != state.turn or fog.fog_id not in FOG_SCOPES:
@@ -62,6 +63,43 @@ def labels(rules: Rules, ch: Character) -> frozenset[str]:
         if label.condition is None or LABEL_CONDITIONS[label.condition](ch):
             out.add(label.name)
     return frozenset(out)
+
+
+def trump_of(rules: Rules, card: Card) -> Trump | None:
+    """The trump a face-up 切札 card is (5.3.4: identified by its key card, ♠2 → スラッシュ); None for a card the
+    list does not name (ruling trump-face-up: it has no ability)."""
+    for trump in rules.trumps:
+        if trump.key.zone == "hand" and not trump.key.face_down and trump.key.accepts((card,)):
+            return trump
+    return None
+
+
+def face_up_trumps(state: GameState, player: int) -> list[Trump]:
+    """The trumps in force for ``player``: face-up 切札 cards only (ruling trump-face-up)."""
+    out = []
+    for t in state.players[player].trumps:
+        trump = trump_of(state.rules, t.card) if t.face_up else None
+        if trump is not None:
+            out.append(trump)
+    return out
+
+
+def granted_labels(state: GameState, ch: Character) -> frozenset[str]:
+    """5.3.4 「あなたの場にいる ♠ の兵士は <スラッシュ> を持つ」: labels a face-up trump gives the owner's
+    soldiers of its key card's suit (a Joker soldier has no suit and gets none)."""
+    if ch.kind != "soldier" or not state.players[ch.owner].trumps:
+        return frozenset()
+    out = set()
+    for trump in face_up_trumps(state, ch.owner):
+        suits = trump.key.parts[0].suits or frozenset()
+        if trump.grants_label and None not in ch.suits and ch.suits <= suits:
+            out.add(trump.grants_label)
+    return frozenset(out)
+
+
+def all_labels(state: GameState, ch: Character) -> frozenset[str]:
+    """A character's labels from the character list and from face-up trumps."""
+    return labels(state.rules, ch) | granted_labels(state, ch)
 
 
 def can_attack(state: GameState, ch: Character) -> bool:

@@ -21,6 +21,7 @@ class RequestAction:
     keys: tuple[Card, ...] = ()
     payment: Payment = Payment()
     targets: tuple[Target, ...] = ()
+    key_character: int | None = None  # the key soldier of a cost-K action (兵士起因)
 
 
 @dataclass(frozen=True)

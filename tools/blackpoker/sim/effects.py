@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 from blackpoker.cards import Card
 from blackpoker.model import Rules
 from blackpoker.sim import ops
-from blackpoker.sim.abilities import can_attack, labels, size, soldier_type
+from blackpoker.sim.abilities import all_labels, can_attack, size, soldier_type
 from blackpoker.sim.errors import IllegalDecision, NeedChoice
 from blackpoker.sim.requests import target_candidates
 from blackpoker.sim.state import AttackLine, Character, FogCard, GameState, Request, Target, player_name, sort_cards
@@ -104,6 +104,7 @@ def _end(ctx: Ctx) -> None:
         ctx.log(f"フォグの {card_list(fog_cards)} を墓地へ")
     s.turn_player, s.turn = ctx.opp, s.turn + 1  # 3. the turn passes
     s.used, s.attack = frozenset(), ()
+    s.modifiers = tuple(m for m in s.modifiers if m.turn is None)  # 「このターンが終わるまで」 ends here
     ctx.log(f"ターンが {player_name(ctx.opp)} に移る(第{s.turn}ターン)")
 
 
@@ -126,7 +127,7 @@ def _draw(ctx: Ctx) -> None:
 def eligible_attackers(state: GameState, player: int) -> list[Character]:
     out = []
     for ch in state.players[player].field:
-        tags = labels(state.rules, ch)
+        tags = all_labels(state, ch)
         if ch.kind != "soldier" or ch.driven or "アタッカー" not in tags or not can_attack(state, ch):
             continue
         if ch.entered_turn == state.turn and "速攻" not in tags:
@@ -160,7 +161,7 @@ def _block(ctx: Ctx) -> None:
         while True:
             options = []
             for ch in s.players[defender].field:
-                if ch.uid in taken or ch.driven or "ブロッカー" not in labels(s.rules, ch):
+                if ch.uid in taken or ch.driven or "ブロッカー" not in all_labels(s, ch):
                     continue
                 if ch.kind == "bulwark" and blockers:
                     continue  # only soldiers may block one attacker together
@@ -264,7 +265,8 @@ def _equip(ctx: Ctx) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ 速攻魔法
-def _fog(ctx: Ctx, fog_id: str, cards: tuple[Card, ...], target: int | None) -> None:
+def place_fog(ctx: Ctx, fog_id: str, cards: tuple[Card, ...], target: int | None) -> None:
+    """A 滞留魔法's mark (2.11.4): its key cards go to the fog, in force until the end of this turn."""
     s = ctx.state
     ctx.take_keys(cards)
     fog = FogCard(fog_id, ctx.me, cards, sum(c.number for c in cards), s.turn, s.uid(), target)
@@ -275,7 +277,7 @@ def _fog(ctx: Ctx, fog_id: str, cards: tuple[Card, ...], target: int | None) -> 
 @effect("up")
 def _up(ctx: Ctx) -> None:
     before = size(ctx.state, ctx.target_char())
-    _fog(ctx, "up", ctx.request.keys, ctx.target().ref)
+    place_fog(ctx, "up", ctx.request.keys, ctx.target().ref)
     ctx.log(f"サイズ {before} → {size(ctx.state, ctx.target_char())}")
 
 
@@ -287,7 +289,7 @@ def _down(ctx: Ctx) -> None:
     if after <= 0:
         ops.to_graveyard(s, ch.uid)
     else:
-        _fog(ctx, "down", ctx.request.keys, ch.uid)
+        place_fog(ctx, "down", ctx.request.keys, ch.uid)
 
 
 @effect("twist")
@@ -495,7 +497,7 @@ def _hand_destruction(ctx: Ctx) -> None:
 
 @effect("force")
 def _force(ctx: Ctx) -> None:
-    _fog(ctx, "force", ctx.request.keys, None)
+    place_fog(ctx, "force", ctx.request.keys, None)
 
 
 @effect("sword-rain")

@@ -11,6 +11,8 @@
 * 6.4.1 [6-8]/[6-9] read 「通常」 for 「即時」 (ruling trigger-check-typos). Within one player and timing the
   buffer is taken in the order requests were triggered ([6-5-2] lets the player choose; the format's triggered
   actions of one kind are identical, so the order cannot matter).
+* 罠カウンター (ruling trap-counter-trigger) targets a request on the stage, so it is detected when a request is
+  added to the stage ([10]), and a second trigger check runs then; it lands above its target.
 * 誘発条件 「ターンプレイヤーかつ、…」: the triggered request's controller is the turn player when it triggers
   (after エンド the new turn player charges and draws). 世代交代's controller is the owner of the field it left.
 """
@@ -21,52 +23,55 @@ from dataclasses import replace
 
 from blackpoker.model import Origin, Rules, Speed
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
+from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
 from blackpoker.sim.effects import EFFECTS, Ctx
+from blackpoker.sim.frames import SETUPS
 from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
 from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
-from blackpoker.sim.requests import ACTIVATION, check_request, enumerate_requests, target_valid
-from blackpoker.sim.state import GameState, Pending, Request, player_name
+from blackpoker.sim.requests import (COUNTER_ACTIONS, COUNTER_IMMUNE, activation_known, available_actions,
+                                     check_request, enumerate_requests, key_zone, target_valid)
+from blackpoker.sim.state import GameState, Pending, Request, Target, player_name
 from blackpoker.sim.text import card_list, char_text
 
 # Pattern-1 triggers (2.10.6): which triggered action follows the resolution of which action.
 FOLLOWS = {"end": "charge", "charge": "draw", "attack": "block", "block": "damage-judgement"}
 # The triggered actions and how their condition is detected (checked against the model by missing_effects).
 TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after attack with an attacker",
-             "damage-judgement": "after block", "generation-change": "card leaves a field (ops.to_graveyard)"}
-# Part 2 (frames) is a later task: these frame actions are known and not simulated yet.
-FRAME_ACTIONS_PENDING = ("pack-open", "rare-draw", "rare-summon", "trap-counter", "open", "close", "trump-break",
-                         "slash", "encourage", "negotiate", "switch")
+             "damage-judgement": "after block", "generation-change": "card leaves a field (ops.to_graveyard)",
+             # no 誘発条件 in the rules; ruling trap-counter-trigger gives one (detected by _queue_traps)
+             "trap-counter": "an opponent's request with a key card equal to your rare card lands on the stage"}
 
 
 def missing_effects(rules: Rules) -> list[str]:
     """Actions in the definitions with no effect here, effects with no action, and unmapped condition texts."""
     problems = []
-    format_ids = {a.id for a in rules.format_actions}
-    frame_ids = {a.id for a in rules.frame_actions}
-    for action_id in sorted(format_ids - set(EFFECTS)):
+    action_ids = {a.id for a in rules.actions}
+    for action_id in sorted(action_ids - set(EFFECTS)):
         problems.append(f"action '{action_id}' has no effect in the simulator")
-    for action_id in sorted(set(EFFECTS) - format_ids):
+    for action_id in sorted(set(EFFECTS) - action_ids):
         problems.append(f"effect '{action_id}' has no action in the definitions")
-    for action_id in sorted(frame_ids - set(FRAME_ACTIONS_PENDING)):
-        problems.append(f"frame action '{action_id}' is neither simulated nor listed as pending")
-    for action_id in sorted(set(FRAME_ACTIONS_PENDING) - frame_ids):
-        problems.append(f"pending frame action '{action_id}' is not in the definitions")
-    for a in rules.format_actions:
+    for a in rules.actions:
         if a.trigger.value == "triggered" and a.id not in TRIGGERED:
             problems.append(f"triggered action '{a.id}' has no trigger detection")
-        if a.activation_condition and a.activation_condition not in ACTIVATION:
+        if a.activation_condition and not activation_known(a.activation_condition):
             problems.append(f"action '{a.id}': activation condition '{a.activation_condition}' is not simulated")
+    for frame in rules.frames:
+        if frame.id not in SETUPS:
+            problems.append(f"frame '{frame.id}' has no setup in the simulator")
+    for frame_id in sorted(set(SETUPS) - {f.id for f in rules.frames}):
+        problems.append(f"setup of frame '{frame_id}' has no frame in the definitions")
     return problems
 
 
 def coverage_problems(rules: Rules) -> list[tuple[Origin, str]]:
     """:func:`missing_effects` located at the definitions they concern, for ``blackpoker check``."""
     located = []
-    by_id = {a.id: a for a in rules.actions}
+    by_id: dict[str, Origin] = {a.id: a.origin for a in rules.actions}
+    frames: dict[str, Origin] = {f.id: f.origin for f in rules.frames}
     for problem in missing_effects(rules):
-        action_id = problem.split("'")[1]
-        action = by_id.get(action_id)
-        origin = action.origin if action else Origin(rules.actions[0].origin.file, ())
+        entry_id = problem.split("'")[1]
+        fallback = (rules.frames[0] if problem.startswith("setup") else rules.actions[0]).origin
+        origin = (frames if "frame" in problem.split("'")[0] else by_id).get(entry_id) or Origin(fallback.file, ())
         located.append((origin, f"simulator: {problem}"))
     return located
 
@@ -128,12 +133,18 @@ def _request(s: GameState, decision: RequestAction) -> None:
     pay = decision.payment  # [5] pay the cost in full, then put the key cards down
     for uid in pay.bulwarks:
         s.replace(replace(s.find(uid), driven=True))  # type: ignore[arg-type]
+    zone = key_zone(action)
     hand = list(p.hand)
-    for c in decision.keys + pay.discards:
+    for c in (decision.keys if zone == "hand" else ()) + pay.discards:
         hand.remove(c)
     p.hand = tuple(hand)
     p.graveyard += pay.discards
-    req = Request(s.uid(), action.id, player, decision.keys, pay, decision.targets)
+    if zone == "rare":  # the rare card goes onto the stage, fully public (特記事項)
+        p.rare = tuple(c for c in p.rare if c not in decision.keys)
+    if decision.key_character is not None:  # cost K: drive the key soldier
+        s.replace(replace(s.find(decision.key_character), driven=True))  # type: ignore[arg-type]
+    req = Request(s.uid(), action.id, player, decision.keys, pay, decision.targets,
+                  key_character=decision.key_character)
     s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + _request_detail(s, req))
     if pay.life:
         damage(s, player, pay.life)
@@ -149,6 +160,29 @@ def _request(s: GameState, decision: RequestAction) -> None:
             _after_resolution(s, "direct")
     else:  # [10]
         s.stage += (req,)
+        if _queue_traps(s, req) and _run_triggers(s):
+            _finish(s)
+
+
+def _queue_traps(s: GameState, req: Request) -> bool:
+    """Ruling trap-counter-trigger: an opponent's request with 1 or 2 key cards, one of them equal in suit and
+    number to your rare card, triggers 罠カウンター with the rare card as its key, targeting that request. By
+    ruling trap-counter-immune, a request that counters cannot target does not trigger it."""
+    trap_id = "trap-counter"
+    if trap_id not in {a.id for a in available_actions(s)} or len(req.keys) not in (1, 2):
+        return False
+    if s.rules.action(req.action_id).note == COUNTER_IMMUNE and trap_id in COUNTER_ACTIONS:
+        return False
+    owner = s.other(req.controller)
+    p = s.players[owner]
+    rare = next((r for r in p.rare if any((k.suit, k.rank) == (r.suit, r.rank) for k in req.keys)), None)
+    if rare is None:
+        return False
+    p.rare = tuple(c for c in p.rare if c != rare)
+    s.buffer += (Request(s.uid(), trap_id, owner, (rare,), targets=(Target("request", req.uid),), triggered=True),)
+    s.log(f"{player_name(owner)} のレアカード {rare} が「{s.rules.action(req.action_id).name}」のキーカードと同じ"
+          "ため「罠カウンター」が誘発(レアカードをステージに置き公開)")
+    return True
 
 
 def _request_detail(s: GameState, req: Request) -> str:
@@ -285,6 +319,7 @@ def _run_triggers(s: GameState) -> bool:
                             _win_check(s)
                         elif timing == "main" and s.stage:  # [6-10-6]
                             s.resolved += (f"{name}({player_name(player)}) 破棄",)
+                            s.players[req.controller].graveyard += req.keys
                             s.log(f"誘発: 「{name}」— ステージが空でないため破棄")
                         else:
                             s.log(f"誘発: 「{name}」({player_name(player)})をステージに追加")

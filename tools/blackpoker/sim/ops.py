@@ -77,6 +77,14 @@ def discard(state: GameState, player: int, cards: tuple[Card, ...]) -> None:
         state.log(f"　{player_name(player)} は {card_list(cards)} を捨てる")
 
 
+def take_from_hand(state: GameState, player: int, card: Card) -> None:
+    """A card leaves the hand for somewhere the caller puts it (スイッチ: onto the field)."""
+    p = state.players[player]
+    hand = list(p.hand)
+    hand.remove(card)
+    p.hand = tuple(hand)
+
+
 def draw(state: GameState, player: int, n: int = 1) -> int:
     p = state.players[player]
     got, p.life = p.life[:n], p.life[n:]

@@ -7,6 +7,7 @@ loaded model; only the activation-condition texts are mapped to code (``ACTIVATI
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from itertools import combinations, product
 from typing import Callable, Iterator
@@ -14,7 +15,7 @@ from typing import Callable, Iterator
 from blackpoker.cards import Card
 from blackpoker.keycard import KeyCondition
 from blackpoker.model import Action, Trigger
-from blackpoker.sim.abilities import waives_discard
+from blackpoker.sim.abilities import all_labels, face_up_trumps, waives_discard
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.errors import IllegalDecision
 from blackpoker.sim.state import GameState, Payment, Request, Target, player_name, sort_cards
@@ -22,12 +23,38 @@ from blackpoker.sim.state import GameState, Payment, Request, Target, player_nam
 # Activation conditions (起動条件), by their text in the definitions.
 ONCE_PER_TURN = "プレイヤーは、1ターンに1回までこのアクションを起こすことができる。"
 NOT_TURN_HOLDER = "ターンを持っていない時しかこのアクションを起こすことができない。"
+PACK_UNOPENED = "パックが開封済みでない場合のみこのアクションを起こすことができる。"
+LIFE_NINE_OR_LESS = "プレイヤーのライフが9以下の場合にしかこのアクションを起こすことができない。"
 ACTIVATION: dict[str, Callable[[GameState, int, str], bool]] = {
     ONCE_PER_TURN: lambda s, p, a: (p, a) not in s.used,
     NOT_TURN_HOLDER: lambda s, p, a: s.turn_player != p,
+    PACK_UNOPENED: lambda s, p, a: bool(s.players[p].pack) and not s.players[p].pack_opened,
+    LIFE_NINE_OR_LESS: lambda s, p, a: len(s.players[p].life) <= 9,
 }
-# 特記事項 that keeps a request out of カウンター's reach (フォース, 剣の雨, 徴募, 奇襲, R・S・F).
+# 兵士起因: 「あなたの切札に「スラッシュ」がある」 holds while a face-up trump of that name is yours (ruling
+# trump-face-up).
+TRUMP_CONDITION = re.compile(r"^あなたの切札に「(?P<name>[^「」]+)」がある$")
+
+
+def activation_holds(state: GameState, player: int, action: Action) -> bool:
+    cond = action.activation_condition
+    if not cond:
+        return True
+    if cond in ACTIVATION:
+        return ACTIVATION[cond](state, player, action.id)
+    m = TRUMP_CONDITION.match(cond)
+    return bool(m) and any(t.name == m["name"] for t in face_up_trumps(state, player))
+
+
+def activation_known(text: str) -> bool:
+    """Whether an activation-condition text is simulated (``blackpoker check`` reports the others)."""
+    return text in ACTIVATION or bool(TRUMP_CONDITION.match(text))
+
+
+# 特記事項 that keeps a request out of a counter's reach (フォース, 剣の雨, 徴募, 奇襲, R・S・F).
 COUNTER_IMMUNE = "このアクションはカウンターアクションの対象にならない。"
+# The counter actions that note means: カウンター and, by ruling trap-counter-immune, 罠カウンター.
+COUNTER_ACTIONS = frozenset({"counter", "trap-counter"})
 # 防壁設置 has no キーカード field: its effect takes 「手札からカード1枚」, chosen when it is requested and held
 # like a key card until it resolves (it is instant, so nothing can act on it in between).
 HAND_CARD_ACTIONS = frozenset({"bulwark-set"})
@@ -52,14 +79,42 @@ def timing_ok(state: GameState, player: int, action: Action) -> str | None:
 
 
 def activation_ok(state: GameState, player: int, action: Action) -> str | None:
-    cond = action.activation_condition
-    if cond and not ACTIVATION[cond](state, player, action.id):
-        return f"起動条件: 「{action.name}」— {cond}"
+    if not activation_holds(state, player, action):
+        return f"起動条件: 「{action.name}」— {action.activation_condition}"
     return None
+
+
+def available_actions(state: GameState) -> tuple[Action, ...]:
+    """3.2: the regulation's actions: the format's (4.3.1) and the frame's (5.3.2), in list order."""
+    frame = state.rules.frame(state.frame).actions if state.frame else ()
+    return tuple(a for a in state.rules.actions if state.format in a.formats or a.id in frame)
+
+
+def key_zone(action: Action) -> str:
+    """Where an action's key cards come from: the hand (2.10.1), the rare card (ruling rare-card-key), or a
+    soldier on the field (cost K, 兵士起因)."""
+    if action.implicit_key == "rare":
+        return "rare"
+    if action.key is not None and action.key.zone == "field":
+        return "field"
+    return "hand"
+
+
+def key_soldiers(state: GameState, player: int, action: Action) -> list[int]:
+    """Soldiers that may be the key card of a 兵士起因 action: yours, carrying its label, and charged so that
+    cost K (キーカードをドライブする) can be paid."""
+    label = action.key.label if action.key is not None else None
+    return [ch.uid for ch in state.players[player].field
+            if ch.kind == "soldier" and not ch.driven and label in all_labels(state, ch)]
 
 
 def key_choices(state: GameState, player: int, action: Action) -> list[tuple[Card, ...]]:
     hand = state.players[player].hand
+    zone = key_zone(action)
+    if zone == "rare":
+        return [(c,) for c in state.players[player].rare]
+    if zone == "field":
+        return [()]
     if action.id in HAND_CARD_ACTIONS:
         return [(c,) for c in sort_cards(hand)]
     if action.key is None:
@@ -94,7 +149,8 @@ def payments(state: GameState, player: int, action: Action, keys: tuple[Card, ..
     bulwarks = sorted(ch.uid for ch in p.field if ch.kind == "bulwark" and not ch.driven)
     rest = list(p.hand)
     for k in keys:
-        rest.remove(k)
+        if k in rest:  # a rare card key is not in the hand
+            rest.remove(k)
     chars = sorted(ch.uid for ch in p.field)
     b_opts = list(combinations(bulwarks, nb))
     d_opts = list(combinations(sort_cards(rest), nd))
@@ -119,7 +175,8 @@ def check_payment(state: GameState, player: int, action: Action, keys: tuple[Car
     if len(pay.discards) != nd:
         return f"2.10.2: コスト D として手札を {nd} 枚捨てる必要があります"
     rest = list(p.hand)
-    for c in keys + pay.discards:
+    hand_keys = keys if key_zone(action) == "hand" else ()
+    for c in hand_keys + pay.discards:
         if c not in rest:
             return f"2.10.3: {c} は手札にありません(キーカードとコストは別のカードです)"
         rest.remove(c)
@@ -137,6 +194,8 @@ def target_candidates(state: GameState, player: int, action: Action, keys: tuple
     if spec.kind == "player":
         players = [state.other(player)] if spec.owner == "opponent" else [0, 1]
         return [Target("player", i) for i in players]
+    if spec.kind == "trump":
+        return [Target("trump", t.uid) for p in state.players for t in p.trumps]
     if spec.kind == "request":
         out = []
         for r in state.stage:
@@ -149,7 +208,7 @@ def target_candidates(state: GameState, player: int, action: Action, keys: tuple
                 continue
             if spec.request_has_target and not r.targets:
                 continue
-            if action.id == "counter" and target_action.note == COUNTER_IMMUNE:
+            if action.id in COUNTER_ACTIONS and target_action.note == COUNTER_IMMUNE:
                 continue
             out.append(Target("request", r.uid))
         return out
@@ -176,25 +235,15 @@ def check_request(state: GameState, player: int, req: RequestAction) -> None:
     except KeyError:
         raise IllegalDecision(f"4.3.1: アクション '{req.action_id}' はありません") from None
     where = _where(state)
-    if state.format not in action.formats:
-        raise IllegalDecision(f"4.3: 「{action.name}」はこのフォーマット({rules.format(state.format).name})にありません", where)
+    if action not in available_actions(state):
+        raise IllegalDecision(f"3.2: 「{action.name}」はこの対戦レギュレーション({regulation_name(state)})"
+                              "では起こせません", where)
     if action.trigger is Trigger.TRIGGERED:
         raise IllegalDecision(f"2.10.1: 「{action.name}」はトリガーが誘発のため、プレイヤーは起こせません", where)
     for problem in (timing_ok(state, player, action), activation_ok(state, player, action)):
         if problem:
             raise IllegalDecision(problem, where)
-    hand = list(state.players[player].hand)
-    for c in req.keys:
-        if c not in hand:
-            raise IllegalDecision(f"2.10.3: キーカード {c} は手札にありません", where)
-        hand.remove(c)
-    if action.id in HAND_CARD_ACTIONS:
-        if len(req.keys) != 1:
-            raise IllegalDecision(f"「{action.name}」: 手札からカード1枚を選びます", where)
-    elif action.key is not None and not action.key.accepts(req.keys):
-        raise IllegalDecision(f"2.10.1: キーカードが条件「{action.key_card}」に合いません", where)
-    elif action.key is None and req.keys:
-        raise IllegalDecision(f"2.10.1: 「{action.name}」にキーカードはありません", where)
+    _check_keys(state, player, action, req, where)
     problem = check_payment(state, player, action, req.keys, req.payment)
     if problem:
         raise IllegalDecision(problem, where)
@@ -212,24 +261,61 @@ def check_request(state: GameState, player: int, req: RequestAction) -> None:
                               "(アクションは自分自身を対象にできません)", where)
 
 
+def regulation_name(state: GameState) -> str:
+    """3.2.1 notation 「フォーマット + フレーム」."""
+    name = state.rules.format(state.format).name
+    return f"{name} + {state.rules.frame(state.frame).name}" if state.frame else name
+
+
+def _check_keys(state: GameState, player: int, action: Action, req: RequestAction, where: str) -> None:
+    zone = key_zone(action)
+    if zone == "field":  # 兵士起因: the key card is a soldier on your field, driven as cost K
+        if req.keys:
+            raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士です(手札のカードではありません)", where)
+        if req.key_character not in key_soldiers(state, player, action):
+            raise IllegalDecision(f"2.10.1: キーカードは「{action.key_card}」(チャージ状態、コスト K でドライブ)"
+                                  "を満たす自分の兵士です", where)
+        return
+    if req.key_character is not None:
+        raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士ではありません", where)
+    if zone == "rare":  # ruling rare-card-key
+        if len(req.keys) != 1 or req.keys[0] not in state.players[player].rare:
+            raise IllegalDecision(f"「{action.name}」のキーカードは自分のレアカード1枚です(裁定 rare-card-key)", where)
+        return
+    hand = list(state.players[player].hand)
+    for c in req.keys:
+        if c not in hand:
+            raise IllegalDecision(f"2.10.3: キーカード {c} は手札にありません", where)
+        hand.remove(c)
+    if action.id in HAND_CARD_ACTIONS:
+        if len(req.keys) != 1:
+            raise IllegalDecision(f"「{action.name}」: 手札からカード1枚を選びます", where)
+    elif action.key is not None and not action.key.accepts(req.keys):
+        raise IllegalDecision(f"2.10.1: キーカードが条件「{action.key_card}」に合いません", where)
+    elif action.key is None and req.keys:
+        raise IllegalDecision(f"2.10.1: 「{action.name}」にキーカードはありません", where)
+
+
 def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]:
     """Every legal request of ``player`` now, with key cards, payment and targets filled in."""
-    for action in state.rules.actions_in_format(state.format):
-        if action.trigger is Trigger.TRIGGERED or action.is_frame_action:
+    for action in available_actions(state):
+        if action.trigger is Trigger.TRIGGERED:
             continue
         if timing_ok(state, player, action) or activation_ok(state, player, action):
             continue
-        for keys in key_choices(state, player, action):
-            pays = payments(state, player, action, keys)
-            if not pays:
-                continue
-            if action.target_spec is None:
-                targets: list[tuple[Target, ...]] = [()]
-            else:
-                targets = [(t,) for t in target_candidates(state, player, action, keys)]
-            for pay in pays:
-                for tg in targets:
-                    yield RequestAction(action.id, keys, pay, tg)
+        key_chars: list[int | None] = key_soldiers(state, player, action) if key_zone(action) == "field" else [None]
+        for key_character in key_chars:
+            for keys in key_choices(state, player, action):
+                pays = payments(state, player, action, keys)
+                if not pays:
+                    continue
+                if action.target_spec is None:
+                    targets: list[tuple[Target, ...]] = [()]
+                else:
+                    targets = [(t,) for t in target_candidates(state, player, action, keys)]
+                for pay in pays:
+                    for tg in targets:
+                        yield RequestAction(action.id, keys, pay, tg, key_character)
 
 
 def target_valid(state: GameState, req: Request, target: Target) -> str | None:
@@ -240,5 +326,7 @@ def target_valid(state: GameState, req: Request, target: Target) -> str | None:
         if state.find(target.ref) is None:
             return "対象が存在しない"
     elif target.kind == "request" and state.request_on_stage(target.ref) is None:
+        return "対象が存在しない"
+    elif target.kind == "trump" and state.find_trump(target.ref) is None:
         return "対象が存在しない"
     return None

@@ -15,14 +15,15 @@ from blackpoker.cards import Card, full_deck, parse_card
 from blackpoker.errors import DefinitionErrors
 from blackpoker.model import Rules
 from blackpoker.schema import validate
-from blackpoker.sim.abilities import can_attack, size, soldier_type
+from blackpoker.sim.abilities import all_labels, can_attack, size, soldier_type
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.engine import apply, current_player
 from blackpoker.sim.errors import IllegalDecision
 from blackpoker.sim.requests import cost_letters
-from blackpoker.sim.setup import decide_first, preset
+from blackpoker.sim.frames import SetupChoice, SetupError, check_regulation, default_deck
+from blackpoker.sim.setup import decide_first, new_game, preset
 from blackpoker.sim.state import (PLAYER_NAMES, Character, FogCard, GameState, Modifier, Payment, Player, Request,
-                                  Target, card_order, player_name)
+                                  Target, TrumpCard, card_order, player_name)
 from blackpoker.sim.text import TYPE_NAMES, card_list, char_ref, life_answer
 from blackpoker.yamlsource import SourceFile, parse_yaml
 
@@ -40,6 +41,7 @@ class Scenario:
     section: str
     format: str
     src: SourceFile
+    frame: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,14 @@ def load_scenario(path: Path, rules: Rules, display_name: str | None = None) -> 
     if data["ruleset"] != rules.edition.version:
         raise DefinitionErrors([src.error(("ruleset",), f"'{data['ruleset']}' is not the loaded ruleset "
                                                         f"'{rules.edition.version}'")])
-    scenario = Scenario(src.name, data["title"], data["section"], data["format"], src)
-    build_start(scenario, rules)  # semantic problems surface at load time, located
+    scenario = Scenario(src.name, data["title"], data["section"], data["format"], src, data.get("frame"))
+    if scenario.frame is not None and scenario.frame not in {f.id for f in rules.frames}:
+        raise DefinitionErrors([src.error(("frame",), f"'{scenario.frame}' is not a frame; expected one of "
+                                                      + ", ".join(f.id for f in rules.frames))])
+    try:
+        build_start(scenario, rules)  # semantic problems surface at load time, located
+    except SetupError:
+        pass  # a refused regulation, deck or setup choice is behaviour (expect: setup_error), checked when run
     try:
         for i, step in enumerate(data.get("script", [])):
             if "request" in step:
@@ -121,9 +129,49 @@ def build_start(scenario: Scenario, rules: Rules, *, record: bool = False) -> Ga
         raise _locate(scenario, exc) from None
 
 
+def _deck(rules: Rules, scenario: Scenario, spec: dict[str, Any], path: tuple[Any, ...]) -> tuple[Card, ...]:
+    """A deck from its scenario spec: the frame's default deck changed by cards / without / add / size."""
+    frame = rules.frame(scenario.frame) if scenario.frame else None
+    if "cards" in spec:
+        deck = list(_cards(spec["cards"], path + ("cards",)))
+    else:
+        deck = sorted(default_deck(rules, frame), key=lambda c: ("CDHS".index(c.suit) if c.suit else 4, c.rank, c.index))
+    for card in _cards(spec.get("without", []), path + ("without",)):
+        if card not in deck:
+            raise _Located(path + ("without",), f"{card} is not in the deck")
+        deck.remove(card)
+    deck += _cards(spec.get("add", []), path + ("add",))
+    return tuple(deck[:spec["size"]] if "size" in spec else deck)
+
+
+def _choice(item: dict[str, Any], path: tuple[Any, ...]) -> SetupChoice:
+    def one(key: str) -> Card | None:
+        return _card(item[key], path + (key,)) if key in item else None
+    return SetupChoice(trumps=_cards(item.get("trumps", []), path + ("trumps",)),
+                       starting=_cards(item.get("starting", []), path + ("starting",)),
+                       rare=one("rare"), reveal=one("reveal"))
+
+
+def _setup_start(scenario: Scenario, rules: Rules, record: bool) -> GameState:
+    """A game started by the frame's setup (or 2.9) from the given decks and choices."""
+    start = scenario.src.data["start"]
+    setup = start["setup"]
+    decks = tuple(_deck(rules, scenario, setup.get("decks", {}).get(name, {}), ("start", "setup", "decks", name))
+                  for name in PLAYER_INDEX)
+    choices = tuple(_choice(setup.get("choices", {}).get(name, {}), ("start", "setup", "choices", name))
+                    for name in PLAYER_INDEX)
+    state = new_game(rules, scenario.format, int(start.get("seed", 0)), frame=scenario.frame, decks=decks,
+                     choices=choices, record=record)
+    state.refs = {}  # type: ignore[attr-defined]
+    return state
+
+
 def _build_start(scenario: Scenario, rules: Rules, record: bool) -> GameState:
     start = scenario.src.data["start"]
-    s = GameState(rules, scenario.format, int(start.get("seed", 0)), [Player(), Player()],
+    if "setup" in start:
+        return _setup_start(scenario, rules, record)
+    check_regulation(rules, scenario.format, scenario.frame)
+    s = GameState(rules, scenario.format, int(start.get("seed", 0)), [Player(), Player()], frame=scenario.frame,
                   events=[] if record else None)
     s.turn_player = PLAYER_INDEX[start["turn"]]
     s.chance = PLAYER_INDEX[start.get("chance", start["turn"])]
@@ -156,14 +204,23 @@ def _build_start(scenario: Scenario, rules: Rules, record: bool) -> GameState:
             life = {"top": life, "count": len(life)}
         top = _cards(life.get("top", []), base + ("life", "top"))
         used = set(top) | set(p.hand) | set(p.graveyard) | {c for ch in p.field for c in ch.cards}
+        p.pack = _cards(pdata.get("pack", []), base + ("pack",))
+        p.pack_opened = bool(pdata.get("pack_opened", False))
+        p.rare = _cards(pdata.get("rare", []), base + ("rare",))
+        p.trumps = tuple(TrumpCard(s.uid(), _card(t["card"], base + ("trumps", i, "card")), t.get("face_up", False))
+                         for i, t in enumerate(pdata.get("trumps", [])))
+        frame_cards = list(p.pack) + list(p.rare) + [t.card for t in p.trumps]
+        if frame_cards and scenario.frame is None:
+            raise _Located(base, "pack, rare and trumps need a frame (add 'frame:' to the scenario)")
+        used |= set(frame_cards)
         for i, item in enumerate(pdata.get("fog", [])):
             fog_id = _fog_id(rules, item["fog"], base + ("fog", i, "fog"))
             cards = _cards(item["cards"], base + ("fog", i, "cards"))
             used |= set(cards)
-            target = _char(s, item["target"], base + ("fog", i, "target")) if "target" in item else None
+            target = _mark(s, item["target"], base + ("fog", i, "target")) if "target" in item else None
             p.fog += (FogCard(fog_id, index, cards, sum(c.number for c in cards), s.turn, s.uid(), target),)
         listed = [c for c in top] + list(p.hand) + list(p.graveyard) + [c for ch in p.field for c in ch.cards] \
-            + [c for f in p.fog for c in f.cards]
+            + [c for f in p.fog for c in f.cards] + frame_cards
         dup = [c for c, n in Counter(listed).items() if n > 1]
         if dup:
             raise _Located(base, f"card {dup[0]} is listed twice; every card of a player is in exactly one zone")
@@ -173,6 +230,7 @@ def _build_start(scenario: Scenario, rules: Rules, record: bool) -> GameState:
             raise _Located(base + ("life",), f"life count {count} does not fit the {len(top)} listed cards and "
                                              f"the {len(fillers)} cards left in the deck")
         p.life = top + tuple(fillers[:count - len(top)])
+        p.deck = frozenset(listed) | frozenset(p.life)
     for key, abilities in (("used", start.get("used", {})),):
         for name, actions in abilities.items():
             for i, a in enumerate(actions):
@@ -239,6 +297,23 @@ def _char(s: GameState, ref: str, path: tuple[Any, ...]) -> int:
     raise _Located(path, f"no character with {card} on {owner}'s field")
 
 
+def _trump(s: GameState, ref: str, path: tuple[Any, ...]) -> int:
+    """A trump reference: ``trump:A:♠2`` (owner and card)."""
+    owner, _, card_text = str(ref)[len("trump:"):].partition(":")
+    if owner not in PLAYER_INDEX or not card_text:
+        raise _Located(path, f"'{ref}' is not a trump reference; expected e.g. 'trump:A:♠2'")
+    card = _card(card_text, path)
+    for t in s.players[PLAYER_INDEX[owner]].trumps:
+        if t.card == card:
+            return t.uid
+    raise _Located(path, f"no trump {card} in {owner}'s trump zone")
+
+
+def _mark(s: GameState, ref: str, path: tuple[Any, ...]) -> int:
+    """What a fog card marks: a trump (クローズ) or a character (アップ, ダウン)."""
+    return _trump(s, ref, path) if str(ref).startswith("trump:") else _char(s, ref, path)
+
+
 def _request_ref(s: GameState, ref: str, path: tuple[Any, ...]) -> int:
     name = str(ref)[len("request:"):]
     for r in reversed(s.stage):
@@ -254,6 +329,8 @@ def _target(s: GameState, ref: str, path: tuple[Any, ...]) -> Target:
         return Target("player", PLAYER_INDEX[ref])
     if ref.startswith("request:"):
         return Target("request", _request_ref(s, ref, path))
+    if ref.startswith("trump:"):
+        return Target("trump", _trump(s, ref, path))
     return Target("character", _char(s, ref, path))
 
 
@@ -277,7 +354,8 @@ def _decision(s: GameState, step: dict[str, Any], path: tuple[Any, ...]) -> Deci
     sacrifices = tuple(_char(s, c, path + ("cost", "sacrifice", i)) for i, c in enumerate(cost.get("sacrifice", [])))
     payment = Payment(tuple(sorted(bulwarks)), letters.count("L"), discards, sacrifices)
     targets = tuple(_target(s, t, path + ("targets", i)) for i, t in enumerate(step.get("targets", [])))
-    return RequestAction(action_id, keys, payment, targets)
+    key_soldier = _char(s, step["key_soldier"], path + ("key_soldier",)) if "key_soldier" in step else None
+    return RequestAction(action_id, keys, payment, targets, key_soldier)
 
 
 def _option(s: GameState, value: Any, path: tuple[Any, ...]) -> object:
@@ -304,10 +382,22 @@ def _option(s: GameState, value: Any, path: tuple[Any, ...]) -> object:
 def run_scenario(rules: Rules, scenario: Scenario) -> ScenarioResult:
     """Play the script from the starting position, checking expectations after the steps that have them."""
     result = ScenarioResult(scenario)
+    data = scenario.src.data
+    result.transcript.append(f"# {scenario.title}({scenario.section})")
+    wanted = data.get("expect", {}).get("setup_error")
     try:
         state = build_start(scenario, rules, record=True)
-        data = scenario.src.data
-        result.transcript.append(f"# {scenario.title}({scenario.section})")
+    except SetupError as exc:
+        result.transcript.append(f"ゲームの始め方を拒否: {exc.rule}")
+        ok = wanted is not None and wanted in exc.rule
+        result.expectations.append(ExpectationResult(0, "setup_error", ok, wanted, exc.rule))
+        result.transcript.append("　" + result.expectations[-1].line())
+        return result
+    result.transcript.extend(state.events or [])
+    state.events = [] if state.events is not None else None
+    if wanted is not None:
+        result.expectations.append(ExpectationResult(0, "setup_error", False, wanted, "拒否されなかった"))
+    try:
         for i, step in enumerate(data.get("script", [])):
             path = ("script", i)
             if "expect" in step:
@@ -351,6 +441,8 @@ def _check(s: GameState, expect: dict[str, Any], step: int, result: ScenarioResu
         result.transcript.append("　" + r.line())
 
     for key, value in expect.items():
+        if key == "setup_error":
+            continue  # checked when the game was set up
         if key == "winner":
             add("winner", value, None if s.winner is None else PLAYER_NAMES[s.winner])
         elif key in ("turn", "chance"):
@@ -362,6 +454,14 @@ def _check(s: GameState, expect: dict[str, Any], step: int, result: ScenarioResu
             add("resolved", value, list(s.resolved))
         elif key == "pending":
             add("pending", value, s.pending.prompt if s.pending else None)
+        elif key == "labels":
+            for ref, want in value.items():
+                ch = s.find(_char(s, ref, path + (key, ref)))
+                add(f"labels[{ref}]", sorted(want), sorted(all_labels(s, ch)) if ch else None)
+        elif key in ("pack_count", "pack_opened", "rare", "trumps"):
+            for name, want in value.items():
+                p = s.players[PLAYER_INDEX[name]]
+                add(f"{key}.{name}", _show_frame(key, want, path + (key, name)), _frame_actual(p, key))
         elif key in ("size", "can_attack"):
             for ref, want in value.items():
                 ch = s.find(_char(s, ref, path + (key, ref))) if _exists(s, ref) else None
@@ -372,6 +472,25 @@ def _check(s: GameState, expect: dict[str, Any], step: int, result: ScenarioResu
                 p = s.players[PLAYER_INDEX[name]]
                 add(f"{key}.{name}", _show(key, want, path + (key, name)), _actual(s, p, key, want, path + (key, name)),
                     _same(s, p, key, want, path + (key, name)))
+
+
+def _show_frame(key: str, want: Any, path: tuple[Any, ...]) -> object:
+    """An expected frame-zone value in the form :func:`_frame_actual` reports (so equality compares them)."""
+    if key == "rare":
+        return [str(c) for c in _cards(want, path)]
+    if key == "trumps":
+        return sorted((str(_card(t["card"], path + (i, "card"))), bool(t["face_up"])) for i, t in enumerate(want))
+    return want
+
+
+def _frame_actual(p: Player, key: str) -> object:
+    if key == "pack_count":
+        return len(p.pack)
+    if key == "pack_opened":
+        return p.pack_opened
+    if key == "rare":
+        return [str(c) for c in p.rare]
+    return sorted((str(t.card), t.face_up) for t in p.trumps)
 
 
 def _exists(s: GameState, ref: str) -> bool:

@@ -7,17 +7,19 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from blackpoker.cards import full_deck
+from blackpoker.cards import Card
 from blackpoker.model import Rules
+from blackpoker.sim.abilities import trump_of
 from blackpoker.sim.decisions import Pass, RequestAction
 from blackpoker.sim.engine import apply, legal_decisions
+from blackpoker.sim.frame_effects import trump_closed
+from blackpoker.sim.frames import SetupChoice, check_regulation, default_deck
 from blackpoker.sim.setup import new_game
-from blackpoker.sim.state import GameState
+from blackpoker.sim.state import GameState, sort_cards
 
 # Effects that may put life cards back (or raise life): only these may make a life count grow.
 LIFE_RAISERS = frozenset({"death-spear", "conscription"})
 TURN_CAP = 300
-DECK = frozenset(full_deck(2))
 
 
 @dataclass
@@ -27,6 +29,7 @@ class PlayStats:
     decisions: int = 0
     turns: int = 0
     winners: Counter = field(default_factory=Counter)
+    resolved: Counter = field(default_factory=Counter)  # action name → requests resolved (or negated)
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -37,12 +40,15 @@ def check_invariants(before: GameState, after: GameState, decision: object) -> l
     problems = []
     for p in (0, 1):
         cards = after.all_cards(p)
-        # The engine never creates a card after setup, only moves the same objects: 54 places holding 54 distinct
-        # objects means every card is in exactly one zone (identity is much cheaper than value hashing).
-        if len(cards) != len(DECK) or len(set(map(id, cards))) != len(DECK):
+        deck = after.players[p].deck
+        # The engine never creates a card after setup, only moves the same objects: as many places as the deck
+        # has cards, holding as many distinct objects, means every card is in exactly one zone (identity is much
+        # cheaper than value hashing).
+        if len(cards) != len(deck) or len(set(map(id, cards))) != len(deck):
             seen = Counter(cards)
             problems.append(f"player {p}: cards not in exactly one zone: missing "
-                            f"{sorted(map(str, DECK - set(cards)))}, twice {[str(c) for c, n in seen.items() if n > 1]}")
+                            f"{sorted(map(str, deck - set(cards)))}, twice {[str(c) for c, n in seen.items() if n > 1]}")
+        problems += _frame_invariants(before, after, p)
         if len(after.players[p].life) > len(before.players[p].life):
             resolved = after.resolved[len(before.resolved):]
             raisers = [after.rules.action(a).name for a in LIFE_RAISERS]
@@ -60,10 +66,51 @@ def check_invariants(before: GameState, after: GameState, decision: object) -> l
     return problems
 
 
-def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats) -> GameState:
+def _frame_invariants(before: GameState, after: GameState, p: int) -> list[str]:
+    """The frame zones only move one way: a pack only shrinks and stays opened, a rare card never comes back,
+    trumps never return, and a trump closed this turn stays face down (クローズ)."""
+    was, now = before.players[p], after.players[p]
+    problems = []
+    if len(now.pack) > len(was.pack) or (was.pack_opened and not now.pack_opened):
+        problems.append(f"player {p}: the pack grew or was closed again")
+    if len(now.pack) < len(was.pack) and not now.pack_opened:
+        problems.append(f"player {p}: a card left the pack without パック開封")
+    if len(now.rare) > len(was.rare) or len(now.trumps) > len(was.trumps):
+        problems.append(f"player {p}: a rare card or a trump came back")
+    if any(t.face_up and trump_closed(after, t.uid) for t in now.trumps):
+        problems.append(f"player {p}: a closed trump is face up in the turn it was closed")
+    return problems
+
+
+def random_setup(rules: Rules, format_id: str, frame: str | None, rng: random.Random
+                 ) -> tuple[tuple[tuple[Card, ...], ...] | None, tuple[SetupChoice | None, ...] | None]:
+    """Decks and setup choices for a random game: decks of any size the frame allows (so deck conditions are
+    exercised), and in エクストラ mostly trumps that have abilities (so the 兵士起因 actions get played)."""
+    frame_def = check_regulation(rules, format_id, frame)
+    if frame_def is None:
+        return None, None
+    decks, choices = [], []
+    for _ in (0, 1):
+        deck = list(default_deck(rules, frame_def))
+        low = frame_def.deck.min_cards if frame_def.deck and frame_def.deck.min_cards else len(deck)
+        rng.shuffle(deck)
+        deck = deck[:rng.randint(low, len(deck))]
+        choice = None
+        if frame_def.trumps:
+            named = [c for c in sort_cards(deck) if trump_of(rules, c) is not None]
+            if len(named) >= 2 and rng.random() < 0.8:
+                trumps = tuple(rng.sample(named, 2))
+                choice = SetupChoice(trumps=trumps, reveal=rng.choice(trumps))
+        decks.append(tuple(deck))
+        choices.append(choice)
+    return tuple(decks), tuple(choices)
+
+
+def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: str | None = None) -> GameState:
     """One random game; invariant failures and the turn cap are recorded in ``stats``."""
-    state = new_game(rules, format_id, seed)
     rng = random.Random(seed)
+    decks, choices = random_setup(rules, format_id, frame, rng)
+    state = new_game(rules, format_id, seed, frame=frame, decks=decks, choices=choices)
     while state.winner is None:
         if state.turn > TURN_CAP:
             stats.failures.append(f"seed {seed}: no winner after {TURN_CAP} turns")
@@ -81,6 +128,7 @@ def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats) -> Game
         state = after
     stats.games += 1
     stats.turns += state.turn
+    stats.resolved.update(entry.split("(")[0] for entry in state.resolved)
     if state.winner is not None:
         stats.winners["AB"[state.winner]] += 1
     return state
@@ -94,10 +142,10 @@ def _pick(rng: random.Random, state: GameState, options: list) -> object:
     return rng.choice(options)
 
 
-def self_play(rules: Rules, format_id: str, games: int, seed: int) -> PlayStats:
+def self_play(rules: Rules, format_id: str, games: int, seed: int, frame: str | None = None) -> PlayStats:
     stats = PlayStats()
     start = time.perf_counter()
     for i in range(games):
-        play_game(rules, format_id, seed + i, stats)
+        play_game(rules, format_id, seed + i, stats, frame)
     stats.seconds = time.perf_counter() - start
     return stats

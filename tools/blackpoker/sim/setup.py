@@ -1,22 +1,44 @@
-"""2.9 ゲームの始め方: shuffle, 7-card hands, the rest becomes life, flip tops for the first player, first draw."""
+"""2.9 ゲームの始め方 (or a frame's, 5.3.1): hands and lives, the first player by flipping life tops, first draw."""
 
 from __future__ import annotations
 
-from blackpoker.cards import full_deck
+from typing import Sequence
+
+from blackpoker.cards import Card
 from blackpoker.model import Rules
+from blackpoker.sim.frames import SetupChoice, SetupError, check_deck, check_regulation, default_deck, setup_frame
 from blackpoker.sim.state import GameState, Player, player_name
 from blackpoker.sim.text import card_list
 
 
-def new_game(rules: Rules, format_id: str, seed: int, *, record: bool = False) -> GameState:
-    """A game after 2.9.1-2.9.3, every random step drawn from ``seed`` (so a seed replays the same game)."""
-    rules.format(format_id)  # a KeyError names an unknown format
-    state = GameState(rules, format_id, seed, [Player(), Player()], events=[] if record else None)
-    for index, p in enumerate(state.players):  # 2.9.1
-        deck = list(full_deck(2))
-        state.rng().shuffle(deck)
-        p.hand, p.life = tuple(deck[:7]), tuple(deck[7:])
-        state.log(f"{player_name(index)}: デッキを切り、7枚引いて手札とし、残りをライフとする")
+def new_game(rules: Rules, format_id: str, seed: int, *, frame: str | None = None,
+             decks: Sequence[Sequence[Card]] | None = None,
+             choices: Sequence[SetupChoice | None] | None = None, record: bool = False) -> GameState:
+    """A game after the setup, every random step drawn from ``seed`` (so a seed replays the same game).
+
+    Without a frame, the common 2.9.1-2.9.3; with one, the frame's ゲームの始め方 (5.3.1) and then 2.9.2-2.9.3.
+    Raises :class:`SetupError` for a regulation Table 3.1 does not allow, a deck that breaks 2.3 or the frame's
+    デッキ条件, or a setup choice that does not fit."""
+    frame_def = check_regulation(rules, format_id, frame)
+    given = tuple(tuple(d) for d in decks) if decks is not None else None
+    deck_pair = given or (default_deck(rules, frame_def),) * 2
+    for index, deck in enumerate(deck_pair):
+        check_deck(rules, frame_def, deck, player_name(index))
+    state = GameState(rules, format_id, seed, [Player(), Player()], frame=frame,
+                      events=[] if record else None)
+    for p, deck in zip(state.players, deck_pair):
+        p.deck = frozenset(deck)
+    if frame_def is None:
+        for index, p in enumerate(state.players):  # 2.9.1
+            cards = list(deck_pair[index])
+            state.rng().shuffle(cards)
+            if len(cards) < 8:
+                raise SetupError(f"2.9.1: {player_name(index)} のデッキが足りずゲームの始め方を終えられません")
+            p.hand, p.life = tuple(cards[:7]), tuple(cards[7:])
+            state.log(f"{player_name(index)}: デッキを切り、7枚引いて手札とし、残りをライフとする")
+    else:
+        pair = tuple(choices) if choices is not None else (None, None)
+        setup_frame(state, frame_def, deck_pair, pair)  # type: ignore[arg-type]
     first = decide_first(state)
     state.players[first].hand += state.players[first].life[:1]  # 2.9.3
     state.players[first].life = state.players[first].life[1:]

@@ -58,10 +58,19 @@ class FogCard:
 
 
 @dataclass(frozen=True)
+class TrumpCard:
+    """A card in the 切札 zone (エクストラ): face down it is a 裏切札; face up, the trump its card names."""
+
+    uid: int
+    card: Card
+    face_up: bool = False
+
+
+@dataclass(frozen=True)
 class Target:
     """A chosen target: a character uid, a player index, or a request uid on the stage."""
 
-    kind: str  # "character" | "player" | "request"
+    kind: str  # "character" | "player" | "request" | "trump"
     ref: int
 
 
@@ -86,6 +95,7 @@ class Request:
     payment: Payment = Payment()
     targets: tuple[Target, ...] = ()
     triggered: bool = False
+    key_character: int | None = None  # the soldier that is the key card of a cost-K action (兵士起因)
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,7 @@ class Modifier:
     can_attack: bool | None = None
     target: int | None = None  # the character of a "this" ability
     source: str = ""
+    turn: int | None = None  # an ability that lasts until the end of this turn (激励); None: while the game lasts
 
 
 @dataclass(frozen=True)
@@ -129,6 +140,11 @@ class Player:
     graveyard: tuple[Card, ...] = ()  # bottom first; the last card is the public top (2.11.1)
     field: tuple[Character, ...] = ()
     fog: tuple[FogCard, ...] = ()
+    pack: tuple[Card, ...] = ()  # the frames' パック, face down until opened
+    pack_opened: bool = False
+    rare: tuple[Card, ...] = ()  # the frames' レアカード
+    trumps: tuple[TrumpCard, ...] = ()  # エクストラ's 切札
+    deck: frozenset[Card] = frozenset()  # every card the player brought (for the one-zone invariant)
 
 
 @dataclass
@@ -137,6 +153,7 @@ class GameState:
     format: str
     seed: int
     players: list[Player]
+    frame: str | None = None  # None: the common rules only (2.9), no frame
     turn_player: int = 0
     chance: int | None = 0  # None: the rule system holds it (6.4 [13])
     turn: int = 1
@@ -193,6 +210,16 @@ class GameState:
     def characters(self) -> list[Character]:
         return [ch for p in self.players for ch in p.field]
 
+    def find_trump(self, uid: int) -> TrumpCard | None:
+        for p in self.players:
+            for t in p.trumps:
+                if t.uid == uid:
+                    return t
+        return None
+
+    def trump_owner(self, uid: int) -> int:
+        return next(i for i, p in enumerate(self.players) if any(t.uid == uid for t in p.trumps))
+
     def request_on_stage(self, uid: int) -> Request | None:
         return next((r for r in self.stage if r.uid == uid), None)
 
@@ -205,7 +232,8 @@ class GameState:
         p = self.players[player]
         cards = list(p.life) + list(p.hand) + list(p.graveyard)
         cards += [c for ch in p.field for c in ch.cards] + [c for f in p.fog for c in f.cards]
-        for r in self.stage:
+        cards += list(p.pack) + list(p.rare) + [t.card for t in p.trumps]
+        for r in self.stage + self.buffer:
             if r.controller == player:
                 cards += r.keys
         waiting = self.pending.request if self.pending else None
