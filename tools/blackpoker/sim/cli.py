@@ -62,20 +62,47 @@ def run(files: tuple[Path, ...], quiet: bool) -> None:
 
 
 @sim.command()
-@click.option("--games", default=100, show_default=True, help="Number of games.")
+@click.option("--games", default=100, show_default=True, help="Number of games (per regulation).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game (then seed+1, …).")
 @click.option("--format", "format_id", default="mast", show_default=True,
-              type=click.Choice(["lite", "std", "pro", "mast"]), help="Format.")
-def play(games: int, seed: int, format_id: str) -> None:
-    """Play random legal games to the end, checking invariants after every step; exit 1 on any failure."""
+              type=click.Choice(["lite", "std", "pro", "mast", "all"]), help="Format ('all': every format).")
+@click.option("--frame", "frame_id", default=None,
+              type=click.Choice(["none", "entry20", "pack", "rarepack", "strategy", "extra", "all"]),
+              help="Frame (default none: the common rules' setup; 'all': every frame Table 3.1 allows).")
+def play(games: int, seed: int, format_id: str, frame_id: str | None) -> None:
+    """Play random legal games to the end, checking invariants after every step; exit 1 on any failure.
+
+    A format + frame pair that Table 3.1 does not allow is refused (exit 2)."""
+    from blackpoker.sim.frames import SetupError, check_regulation
     from blackpoker.sim.selfplay import self_play
-    stats = self_play(_rules(), format_id, games, seed)
-    rate = stats.games / stats.seconds if stats.seconds else 0.0
-    click.echo(f"games: {stats.games}  requests: {stats.requests}  decisions: {stats.decisions}  "
-               f"turns: {stats.turns}  winners: A {stats.winners['A']} / B {stats.winners['B']}")
-    click.echo(f"{rate:.1f} games/s, {stats.decisions / stats.seconds if stats.seconds else 0:.0f} decisions/s "
-               f"({stats.seconds:.2f} s)")
-    for failure in stats.failures:
-        click.echo(f"FAIL {failure}", err=True)
-    if stats.failures:
+    rules = _rules()
+    formats = [f.id for f in rules.formats] if format_id == "all" else [format_id]
+    pairs: list[tuple[str, str | None]] = []
+    for fmt in formats:
+        if frame_id == "all":
+            pairs += [(fmt, f.id) for f in rules.frames_for_format(fmt)]
+        else:
+            pairs.append((fmt, None if frame_id in (None, "none") else frame_id))
+    for fmt, frame in pairs:
+        try:
+            check_regulation(rules, fmt, frame)
+        except SetupError as exc:
+            click.echo(f"error: {exc.rule}", err=True)
+            sys.exit(EXIT_MALFORMED)
+    failed = False
+    for fmt, frame in pairs:
+        stats = self_play(rules, fmt, games, seed, frame)
+        name = rules.format(fmt).name + (f" + {rules.frame(frame).name}" if frame else "")
+        seconds = stats.seconds or 1e-9
+        click.echo(f"{name}: games: {stats.games}  requests: {stats.requests}  decisions: {stats.decisions}  "
+                   f"turns: {stats.turns}  winners: A {stats.winners['A']} / B {stats.winners['B']}  "
+                   f"({stats.games / seconds:.1f} games/s, {stats.decisions / seconds:.0f} decisions/s, "
+                   f"{stats.seconds:.2f} s)")
+        if frame and rules.frame(frame).actions:
+            frame_actions = [rules.action(a).name for a in rules.frame(frame).actions]
+            click.echo("  frame actions resolved: " + ", ".join(f"{n} {stats.resolved[n]}" for n in frame_actions))
+        for failure in stats.failures:
+            click.echo(f"FAIL {name}: {failure}", err=True)
+        failed |= bool(stats.failures)
+    if failed:
         sys.exit(EXIT_FAILED)

@@ -26,6 +26,7 @@ from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
 from blackpoker.sim.effects import EFFECTS, Ctx
 from blackpoker.sim.frames import SETUPS
+from blackpoker.sim.observe import VIEWS
 from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
 from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
 from blackpoker.sim.requests import (COUNTER_ACTIONS, COUNTER_IMMUNE, activation_known, available_actions,
@@ -60,6 +61,9 @@ def missing_effects(rules: Rules) -> list[str]:
             problems.append(f"frame '{frame.id}' has no setup in the simulator")
     for frame_id in sorted(set(SETUPS) - {f.id for f in rules.frames}):
         problems.append(f"setup of frame '{frame_id}' has no frame in the definitions")
+    for zone in rules.zones:
+        if zone.id not in VIEWS:
+            problems.append(f"zone '{zone.id}' has no disclosure view in the simulator")
     return problems
 
 

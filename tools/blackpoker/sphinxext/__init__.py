@@ -8,6 +8,8 @@ so editing a definition rebuilds the pages that show it.
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import Any
 
@@ -88,8 +90,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
-    app.add_config_value("blackpoker_examples", str(ROOT / "scenarios" / "examples"), "env",
-                         types=frozenset({str}))
+    # Folders of scenarios shown by {bp-examples}, separated by os.pathsep (a -D override is one string).
+    app.add_config_value("blackpoker_examples", os.pathsep.join(str(ROOT / "scenarios" / d) for d in ("examples", "frames")),
+                         "env", types=frozenset({str}))
     app.add_config_value("blackpoker_index_terms", "index-terms.yaml", "env", types=frozenset({str}))
     app.connect("config-inited", _load, priority=400)
     app.connect("builder-inited", _builder_inited)

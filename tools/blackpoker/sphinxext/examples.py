@@ -1,6 +1,6 @@
 """``{bp-examples} 2.10.4``: the rules' worked examples of a section, played by the simulator.
 
-Every scenario under the examples folder whose ``section`` is the argument is run at build time; its Japanese
+Every scenario in the examples folders (the worked examples and the frame scenarios) whose ``section`` is the argument is run at build time; its Japanese
 play-by-play and checked expectations are shown at that place. An example whose expectation no longer holds
 stops the build with the scenario's file and the failing expectation, so a rules change cannot silently
 break an example.
@@ -8,6 +8,7 @@ break an example.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,8 +37,10 @@ def _scenarios(folder: str, rules: Rules) -> tuple[object, ...]:
     return tuple(scenarios)
 
 
-def examples_for(folder: str, rules: Rules, section: str) -> list[object]:
-    return [s for s in _scenarios(folder, rules) if s.section == section]  # type: ignore[attr-defined]
+def examples_for(folders: str, rules: Rules, section: str) -> list[object]:
+    """The scenarios of ``section`` in ``folders`` (joined by os.pathsep), in folder then file order."""
+    return [s for folder in folders.split(os.pathsep) for s in _scenarios(folder, rules)
+            if s.section == section]  # type: ignore[attr-defined]
 
 
 class ExamplesDirective(RulesDirective):
