@@ -13,11 +13,12 @@ from blackpoker.paths import ROOT, SOURCE
 from blackpoker.rulebook import build_rulebook
 
 EXAMPLES = ROOT / "scenarios" / "examples"
+FRAMES = ROOT / "scenarios" / "frames"  # every frame setup and frame action, shown in chapter 5
 
 
 def _sections() -> dict[str, list[str]]:
     by_section: dict[str, list[str]] = {}
-    for path in sorted(EXAMPLES.glob("*.yaml")):
+    for path in sorted(EXAMPLES.glob("*.yaml")) + sorted(FRAMES.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         by_section.setdefault(str(data["section"]), []).append(data["title"])
     return by_section
@@ -29,6 +30,7 @@ def test_every_example_section_has_its_place_in_the_text() -> None:
         placed.update(re.findall(r"^```\{bp-examples\} (\S+)$", page.read_text(encoding="utf-8"), re.M))
     assert set(_sections()) == placed
     assert sum(len(t) for t in _sections().values()) >= 21
+    assert {"5.3.1", "5.3.2", "5.3.3", "5.3.4"} <= placed
 
 
 @pytest.fixture(scope="module")

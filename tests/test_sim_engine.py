@@ -89,7 +89,7 @@ def test_illegal_triggered_and_unknown(rules: Rules) -> None:
     state = new_game(rules, "lite", 1)
     with pytest.raises(IllegalDecision, match="誘発"):
         apply(state, RequestAction("draw"))
-    with pytest.raises(IllegalDecision, match="4.3"):
+    with pytest.raises(IllegalDecision, match="3.2: 「R・S・F」はこの対戦レギュレーション"):
         apply(state, RequestAction("royal-straight-flush"))  # not in ライト
     with pytest.raises(IllegalDecision):
         apply(state, Choose("ヒット"))

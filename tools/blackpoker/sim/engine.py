@@ -193,9 +193,14 @@ def _request_detail(s: GameState, req: Request) -> str:
     parts = []
     if req.keys:
         parts.append(f"★{card_list(req.keys)}")
+    if req.key_character is not None and (key := s.find(req.key_character)) is not None:
+        parts.append(f"★{char_text(key)}")
     pay = req.payment
     cost = [f"B:{char_text(s.find(u))}" for u in pay.bulwarks if s.find(u)]  # type: ignore[arg-type]
     cost += ["L"] * pay.life + [f"D:{c}" for c in pay.discards]
+    cost += [f"S:{char_text(ch)}" for u in pay.sacrifices if (ch := s.find(u)) is not None]
+    if req.key_character is not None:
+        cost.append("K")
     if cost:
         parts.append("$" + " ".join(cost))
     for t in req.targets:
@@ -209,6 +214,11 @@ def target_text(s: GameState, kind: str, ref: int) -> str:
     if kind == "request":
         r = s.request_on_stage(ref)
         return f"「{s.rules.action(r.action_id).name}」" if r else "(リクエスト)"
+    if kind == "trump":
+        t = s.find_trump(ref)
+        if t is None:
+            return "(切札)"
+        return f"{player_name(s.trump_owner(ref))}の切札[{t.card if t.face_up else '裏切札'}]"
     ch = s.find(ref)
     return char_text(ch) if ch else "(キャラクター)"
 
