@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 
 from blackpoker.cards import Card
 from blackpoker.keycard import KeyCondition
-from blackpoker.model import Action, Trigger
+from blackpoker.model import Action, Rules, Trigger
 from blackpoker.sim.abilities import all_labels, face_up_trumps, waives_discard
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.errors import IllegalDecision
@@ -84,10 +84,19 @@ def activation_ok(state: GameState, player: int, action: Action) -> str | None:
     return None
 
 
+_AVAILABLE: dict[tuple[int, str, str | None], tuple[Rules, tuple[Action, ...]]] = {}
+
+
 def available_actions(state: GameState) -> tuple[Action, ...]:
-    """3.2: the regulation's actions: the format's (4.3.1) and the frame's (5.3.2), in list order."""
-    frame = state.rules.frame(state.frame).actions if state.frame else ()
-    return tuple(a for a in state.rules.actions if state.format in a.formats or a.id in frame)
+    """3.2: the regulation's actions: the format's (4.3.1) and the frame's (5.3.2), in list order (memoised per
+    loaded ruleset, as self-play asks for them at every decision)."""
+    key = (id(state.rules), state.format, state.frame)
+    hit = _AVAILABLE.get(key)
+    if hit is None or hit[0] is not state.rules:
+        frame = state.rules.frame(state.frame).actions if state.frame else ()
+        actions = tuple(a for a in state.rules.actions if state.format in a.formats or a.id in frame)
+        hit = _AVAILABLE[key] = (state.rules, actions)
+    return hit[1]
 
 
 def key_zone(action: Action) -> str:
