@@ -21,7 +21,7 @@ from blackpoker.sim.engine import apply, current_player
 from blackpoker.sim.errors import IllegalDecision
 from blackpoker.sim.requests import cost_letters
 from blackpoker.sim.frames import SetupChoice, SetupError, check_regulation, default_deck
-from blackpoker.sim.setup import decide_first, new_game, preset
+from blackpoker.sim.setup import begin, new_game, preset
 from blackpoker.sim.state import (PLAYER_NAMES, Character, FogCard, GameState, Modifier, Payment, Player, Request,
                                   Target, TrumpCard, card_order, player_name)
 from blackpoker.sim.text import TYPE_NAMES, card_list, char_ref, life_answer
@@ -251,10 +251,7 @@ def _build_start(scenario: Scenario, rules: Rules, record: bool) -> GameState:
     for name in start.get("preset", []):  # frames' プリセット (E20), before the first player is decided
         preset(s, PLAYER_INDEX[name])
     if start.get("decide_first"):  # 2.9.2 and 2.9.3 on the given lives
-        first = decide_first(s)
-        s.players[first].hand += s.players[first].life[:1]
-        s.players[first].life = s.players[first].life[1:]
-        s.turn_player = s.chance = first
+        begin(s)
     if "attack" in start:
         from blackpoker.sim.state import AttackLine
         s.attack = tuple(AttackLine(_char(s, line["attacker"], ("start", "attack", i, "attacker")),

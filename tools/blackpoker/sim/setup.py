@@ -39,12 +39,17 @@ def new_game(rules: Rules, format_id: str, seed: int, *, frame: str | None = Non
     else:
         pair = tuple(choices) if choices is not None else (None, None)
         setup_frame(state, frame_def, deck_pair, pair)  # type: ignore[arg-type]
+    begin(state)
+    return state
+
+
+def begin(state: GameState) -> None:
+    """2.9.2 and 2.9.3: decide the first player; they draw one card and start with the turn and the chance."""
     first = decide_first(state)
-    state.players[first].hand += state.players[first].life[:1]  # 2.9.3
+    state.players[first].hand += state.players[first].life[:1]
     state.players[first].life = state.players[first].life[1:]
     state.turn_player = state.chance = first
     state.log(f"先攻 {player_name(first)} がライフから1枚引いてゲーム開始")
-    return state
 
 
 def decide_first(state: GameState) -> int:
