@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from blackpoker.model import Origin, Rules, Speed
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
@@ -43,41 +43,53 @@ TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after atta
              "trap-counter": "an opponent's request with a key card equal to your rare card lands on the stage"}
 
 
-def missing_effects(rules: Rules) -> list[str]:
-    """Actions in the definitions with no effect here, effects with no action, and unmapped condition texts."""
-    problems = []
+@dataclass(frozen=True)
+class Gap:
+    """Something in the definitions the simulator does not cover, or code with no definition; ``origin`` is
+    where ``blackpoker check`` points."""
+
+    origin: Origin
+    message: str
+
+
+def coverage_gaps(rules: Rules) -> list[Gap]:
+    """Actions with no effect, effects with no action, unmapped condition texts, frames with no setup, zones
+    with no disclosure view."""
+    gaps = []
+    actions_file = Origin(rules.actions[0].origin.file, ())
     action_ids = {a.id for a in rules.actions}
-    for action_id in sorted(action_ids - set(EFFECTS)):
-        problems.append(f"action '{action_id}' has no effect in the simulator")
+    for a in rules.actions:
+        if a.id not in EFFECTS:
+            gaps.append(Gap(a.origin, f"action '{a.id}' has no effect in the simulator"))
     for action_id in sorted(set(EFFECTS) - action_ids):
-        problems.append(f"effect '{action_id}' has no action in the definitions")
+        gaps.append(Gap(actions_file, f"effect '{action_id}' has no action in the definitions"))
     for a in rules.actions:
         if a.trigger.value == "triggered" and a.id not in TRIGGERED:
-            problems.append(f"triggered action '{a.id}' has no trigger detection")
+            gaps.append(Gap(a.origin, f"triggered action '{a.id}' has no trigger detection"))
         if a.activation_condition and not activation_known(a.activation_condition):
-            problems.append(f"action '{a.id}': activation condition '{a.activation_condition}' is not simulated")
+            gaps.append(Gap(a.origin.sub("activation_condition"),
+                            f"action '{a.id}': activation condition '{a.activation_condition}' is not simulated"))
     for frame in rules.frames:
         if frame.id not in SETUPS:
-            problems.append(f"frame '{frame.id}' has no setup in the simulator")
+            gaps.append(Gap(frame.origin, f"frame '{frame.id}' has no setup in the simulator"))
     for frame_id in sorted(set(SETUPS) - {f.id for f in rules.frames}):
-        problems.append(f"setup of frame '{frame_id}' has no frame in the definitions")
-    for zone in rules.zones:
+        gaps.append(Gap(Origin(rules.frames[0].origin.file, ()),
+                        f"setup of frame '{frame_id}' has no frame in the definitions"))
+    for i, zone in enumerate(rules.zones):
         if zone.id not in VIEWS:
-            problems.append(f"zone '{zone.id}' has no disclosure view in the simulator")
-    return problems
+            gaps.append(Gap(Origin(rules.edition.origin.file, ("zones", i)),
+                            f"zone '{zone.id}' has no disclosure view in the simulator"))
+    return gaps
+
+
+def missing_effects(rules: Rules) -> list[str]:
+    """The messages of :func:`coverage_gaps` (empty when the simulator covers the whole ruleset)."""
+    return [g.message for g in coverage_gaps(rules)]
 
 
 def coverage_problems(rules: Rules) -> list[tuple[Origin, str]]:
-    """:func:`missing_effects` located at the definitions they concern, for ``blackpoker check``."""
-    located = []
-    by_id: dict[str, Origin] = {a.id: a.origin for a in rules.actions}
-    frames: dict[str, Origin] = {f.id: f.origin for f in rules.frames}
-    for problem in missing_effects(rules):
-        entry_id = problem.split("'")[1]
-        fallback = (rules.frames[0] if problem.startswith("setup") else rules.actions[0]).origin
-        origin = (frames if "frame" in problem.split("'")[0] else by_id).get(entry_id) or Origin(fallback.file, ())
-        located.append((origin, f"simulator: {problem}"))
-    return located
+    """:func:`coverage_gaps` located at the definitions they concern, for ``blackpoker check``."""
+    return [(g.origin, f"simulator: {g.message}") for g in coverage_gaps(rules)]
 
 
 # --- queries ---------------------------------------------------------------------------------------
