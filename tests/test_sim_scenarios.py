@@ -106,6 +106,8 @@ start:
     (BASE + "script:\n  - {player: A, request: ヒールアップ}\n", "bad.yaml:11:26", "no action"),
     (BASE.replace("hand: [H2]", "hand: [H2, H2]"), "bad.yaml:9:7", "listed twice"),
     (BASE + "  oops: [\n", "bad.yaml:", "YAML syntax error"),
+    (BASE.replace("format: lite", "format: lite\nframe: pak"), "bad.yaml:5:8", "'pak' is not a frame"),
+    (BASE.replace("hand: [H2]", "rare: [H2]"), "bad.yaml:9:7", "need a frame"),
 ])
 def test_malformed_scenario_is_located(rules: Rules, tmp_path: Path, text: str, where: str, message: str) -> None:
     path = _write(tmp_path, text)
@@ -116,6 +118,14 @@ def test_malformed_scenario_is_located(rules: Rules, tmp_path: Path, text: str, 
     outcome = CliRunner().invoke(cli, ["sim", "run", str(path)])
     assert outcome.exit_code == 2
     assert "Traceback" not in outcome.output
+
+
+def test_a_reference_that_does_not_resolve_at_its_step_is_located(tmp_path: Path) -> None:
+    text = BASE.replace("format: lite", "format: mast\nframe: extra") + (
+        "script:\n  - {player: A, request: 切札破壊, keys: [S2], targets: ['trump:B:S2']}\n")
+    outcome = CliRunner().invoke(cli, ["sim", "run", str(_write(tmp_path, text))])
+    assert outcome.exit_code == 2 and "Traceback" not in outcome.output
+    assert "bad.yaml:12:" in outcome.output and "no trump ♠2 in B's trump zone" in outcome.output
 
 
 def test_cli_runs_examples_with_transcript() -> None:
