@@ -41,7 +41,7 @@ def booklet_order(n: int) -> list[Side]:
     return sides
 
 
-def _as_xobject(writer: PdfWriter, page: PageObject) -> IndirectObject:
+def as_xobject(writer: PdfWriter, page: PageObject) -> IndirectObject:
     contents = page.get_contents()
     data = contents.get_data() if contents is not None else b""
     xobject = StreamObject()
@@ -76,7 +76,7 @@ def impose(source: Path, target: Path, sides: Sequence[Side] | None = None, *, m
             if index is None:
                 continue
             if index not in cache:
-                cache[index] = _as_xobject(writer, pages[index])
+                cache[index] = as_xobject(writer, pages[index])
             box = pages[index].mediabox
             name = f"/P{slot}"
             xobjects[NameObject(name)] = cache[index]

@@ -8,7 +8,6 @@ Doctrees live in ``work_dir`` so the output tree is reproducible (toolchain note
 from __future__ import annotations
 
 import io
-import logging
 import re
 import shutil
 import tempfile
@@ -17,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from blackpoker.errors import DefinitionErrors
+from blackpoker.jobs import Inline, Runner
 from blackpoker.paths import SOURCE
+from blackpoker.pdfparts import PartCache
 
 PDF_NAME = "blackpoker.pdf"
 BOOKLET_NAME = "blackpoker-booklet.pdf"
@@ -81,21 +82,18 @@ def _fix_single_html(index: Path) -> None:
 
 
 def render_pdf(html: Path, pdf: Path) -> None:
-    """WeasyPrint the book; its CSS warnings about basic.css are expected and not shown."""
-    import weasyprint
+    """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
+    from blackpoker.pdfparts import layout
 
-    for name in ("weasyprint", "weasyprint.progress"):
-        logging.getLogger(name).setLevel(logging.ERROR)
-    logging.getLogger("fontTools").setLevel(logging.ERROR)
-    document = weasyprint.HTML(filename=str(html)).render()
+    document = layout(html.read_text(encoding="utf-8"), html.parent.resolve().as_uri() + "/")
     pdf.parent.mkdir(parents=True, exist_ok=True)
     tmp = pdf.with_name(f".{pdf.name}.tmp")
     document.write_pdf(tmp)
-    _relative_links(tmp, html.parent.resolve().as_uri() + "/")
+    relative_links(tmp, html.parent.resolve().as_uri() + "/")
     tmp.replace(pdf)
 
 
-def _relative_links(pdf: Path, base: str) -> None:
+def relative_links(pdf: Path, base: str) -> None:
     """WeasyPrint writes links to the site's other files as absolute file:// URIs into the work folder.
 
     Make them relative to the site root (where the book PDF is published), so they work beside the PDF
@@ -119,12 +117,16 @@ def _relative_links(pdf: Path, base: str) -> None:
 
 
 def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_dir: Path | None = None,
-                   source: Path = SOURCE, overrides: dict[str, str] | None = None) -> list[Path]:
+                   source: Path = SOURCE, overrides: dict[str, str] | None = None, runner: Runner | None = None,
+                   cache: PartCache | None = None, used: list[str] | None = None) -> list[Path]:
     """Build the site into ``out_dir`` (``index.html`` at its root) and, with ``pdf``, the book and booklet.
 
-    Raises :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError` when
-    Sphinx reports any warning. Returns the files written (site index, PDFs).
+    The book is rendered chapter by chapter through ``runner`` (default: in this process), reusing the parts
+    in ``cache`` (default: none kept); ``used`` receives the cache keys it used. Raises
+    :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError` when Sphinx
+    reports any warning. Returns the files written (site index, PDFs).
     """
+    from blackpoker.book import BookBuilder
     from blackpoker.impose import impose
 
     out_dir = Path(out_dir)
@@ -150,7 +152,11 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
         _fix_single_html(single / "index.html")
         timings["singlehtml"] = time.perf_counter() - t
         t = time.perf_counter()
-        render_pdf(single / "index.html", out_dir / PDF_NAME)
+        parts = cache or PartCache(work_dir / "parts")
+        book = BookBuilder(single / "index.html", runner or Inline(), parts)
+        book.build(out_dir / PDF_NAME)
+        if used is not None:
+            used.extend(book.used)
         timings["weasyprint"] = time.perf_counter() - t
         t = time.perf_counter()
         impose(out_dir / PDF_NAME, out_dir / BOOKLET_NAME, mode="booklet")

@@ -81,6 +81,9 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
 def _builder_inited(app: Sphinx) -> None:
     if app.builder.name == "singlehtml":
         app.add_css_file("print.css")
+        # The single page is only the book's source: a search index for it would be thrown away, and
+        # splitting Japanese text for one takes seconds.
+        app.builder.search = False  # type: ignore[attr-defined]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
