@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from blackpoker.jobs import Runner, results
-from blackpoker.pdfparts import Part, PartCache, PartInfo, digest, engine_version, join, render_part
+from blackpoker.jobs import URGENT, Runner, results
+from blackpoker.pdfparts import Part, PartCache, PartInfo, Stamp, digest, engine_version, join, render_part
 
 _MARKER = re.compile(r'<span id="document-([^"]+)"></span>')
 _SECTION_TAG = re.compile(r"<(/?)section\b")
@@ -138,12 +138,12 @@ class BookBuilder:
         self.salt = digest(css, engine_version())
         self.used: list[str] = []
 
-    def part(self, html: str) -> "Future[Part]":
+    def part(self, html: str, priority: float = URGENT) -> "Future[Part]":
         key = digest("book", html, self.salt)
         self.used.append(key)
         cached = self.cache.get(key)
         return _done(cached) if cached is not None else self.runner.submit(
-            _render, html, self.base_url, self.base_url, str(self.cache.dir), key)
+            _render, html, self.base_url, self.base_url, str(self.cache.dir), key, priority=priority)
 
     def build(self, target: Path) -> PartInfo:
         """Write the book to ``target``; returns where its anchors and bookmarks are."""
@@ -152,9 +152,8 @@ class BookBuilder:
         plain = [(name, text) for name, text in source.chapters if name not in index_names]
         if len(index_names) > 1 or (index_names and source.chapters[-1][0] != index_names[0]):
             raise ValueError("the book supports one index, as its last chapter")
-        # longest first: the two workers then finish together
-        order = sorted(range(len(plain)), key=lambda i: -len(plain[i][1]))
-        futures: dict[int, Future[Part]] = {i: self.part(source.chapter_html(plain[i][1])) for i in order}
+        # longest first, so the workers finish together
+        futures = {i: self.part(source.chapter_html(text), URGENT + len(text) / 1e9) for i, (_, text) in enumerate(plain)}
         probe = self.part(with_page_numbers(source.front_html(), _TOC_LINK, _TOC_REGION, {}, TOC_CSS))
         chapters = [futures[i].result() for i in range(len(plain))]
         front_pages = probe.result().info.pages
@@ -180,7 +179,7 @@ class BookBuilder:
         parts = [front, *chapters, *tail]
         total = sum(p.info.pages for p in parts)
         folio = self.part(self.folio_html(total)).result()
-        return self.runner.submit(join_book, parts, target, folio.pdf, front.info.pages).result()
+        return self.runner.submit(join_book, parts, target, folio, front.info.pages, priority=URGENT).result()
 
     def folio_html(self, pages: int) -> str:
         """Empty pages with only their numbers, laid out by the book's own stylesheets."""
@@ -189,6 +188,7 @@ class BookBuilder:
         return f"{head}<style>{FOLIO_CSS}</style></head><body>{body}</body></html>"
 
 
-def join_book(parts: list[Part], target: Path, folio: Path, front_pages: int) -> PartInfo:
+def join_book(parts: list[Part], target: Path, folio: Part, front_pages: int) -> PartInfo:
     """The book: front part, chapters, index; numbered by the folio after the front part (in a worker)."""
-    return join(parts, target, folio=folio, numbered_from=front_pages, metadata_from=0)
+    total = sum(p.info.pages for p in parts)
+    return join(parts, target, stamps=[Stamp(n, folio, n, 0.0, 0.0) for n in range(front_pages, total)])

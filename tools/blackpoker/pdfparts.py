@@ -36,8 +36,9 @@ PX_TO_PT = 0.75  # WeasyPrint: 72 PDF points per 96 CSS pixels
 class Anchor:
     name: str
     page: int  # 0-based, within the part (or the joined document)
-    x: float
+    x: float  # the top-left corner of the element's border box
     y: float
+    height: float = 0.0  # of the border box, in CSS px exactly as laid out
 
 
 @dataclass(frozen=True)
@@ -166,10 +167,10 @@ def part_info(document: "Document", stand_ins: frozenset[str] = frozenset()) -> 
     seen: set[str] = set()
     for number, page in enumerate(document.pages):
         height = page.height
-        for name, (x, y, _right, _bottom) in page.anchors.items():
+        for name, (x, y, _right, bottom) in page.anchors.items():
             if name not in seen and name not in stand_ins:
                 seen.add(name)
-                anchors.append(Anchor(name, number, x * PX_TO_PT, (height - y) * PX_TO_PT))
+                anchors.append(Anchor(name, number, x * PX_TO_PT, (height - y) * PX_TO_PT, bottom - y))
         for level, label, (x, y), state in page.bookmarks:
             bookmarks.append(Bookmark(level, label, number, x * PX_TO_PT, (height - y) * PX_TO_PT, state != "closed"))
     return PartInfo(len(document.pages), tuple(anchors), tuple(bookmarks))
@@ -182,22 +183,30 @@ def quiet_weasyprint() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
+_FONTS: list[object] = []
+
+
+def _font_config() -> object:
+    """One font configuration per process: WeasyPrint then finds and loads each font once, not per part."""
+    if not _FONTS:
+        from weasyprint.text.fonts import FontConfiguration
+        _FONTS.append(FontConfiguration())
+    return _FONTS[0]
+
+
 def render_part(html: str, base_url: str) -> tuple[bytes, PartInfo]:
     """Lay out and write one part (runs in a worker process)."""
-    from weasyprint import HTML
-
-    quiet_weasyprint()
     html, stand_ins = with_stand_ins(html)
-    document = HTML(string=html, base_url=base_url).render()
+    document = layout(html, base_url)
     return document.write_pdf(), part_info(document, stand_ins)
 
 
 def layout(html: str, base_url: str) -> "Document":
-    """Lay out without writing (used to measure and to plan pages)."""
+    """Lay out without writing."""
     from weasyprint import HTML
 
     quiet_weasyprint()
-    return HTML(string=html, base_url=base_url).render()
+    return HTML(string=html, base_url=base_url).render(font_config=_font_config())
 
 
 # --- joining ------------------------------------------------------------------------------------------
@@ -215,13 +224,27 @@ def _nest(bookmarks: Sequence[Bookmark]) -> list[tuple[Bookmark, list]]:
     return root
 
 
-def join(parts: Sequence[Part], target: Path, *, folio: Path | None = None, numbered_from: int = 0,
-         metadata_from: int = 0) -> PartInfo:
+@dataclass(frozen=True)
+class Stamp:
+    """Draw page ``page`` of ``part`` over page ``target`` of the document, moved by (dx, dy) points.
+
+    The stamped page brings its links, its bookmarks and its anchors (``prefix`` is cut from their names).
+    """
+
+    target: int
+    part: Part
+    page: int
+    dx: float
+    dy: float
+    prefix: str = ""
+
+
+def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), metadata_from: int = 0) -> PartInfo:
     """Write the parts' pages in order into ``target``, with one outline and one set of named destinations.
 
-    With ``folio`` (a PDF with at least as many pages), its page i is stamped on page i for every
-    i >= ``numbered_from``. The document information (title, author, language) is the one of part
-    ``metadata_from``. Returns the joined document's anchors and bookmarks.
+    ``stamps`` are drawn over the joined pages (page numbers from a folio, entries into their boxes). The
+    document information (title, author, language) is the one of part ``metadata_from``. Returns the
+    joined document's anchors and bookmarks.
     """
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DictionaryObject, Fit, FloatObject, NameObject, NumberObject, TextStringObject
@@ -237,14 +260,17 @@ def join(parts: Sequence[Part], target: Path, *, folio: Path | None = None, numb
             raise ValueError(f"{part.pdf} has {len(reader.pages)} pages, its record says {part.info.pages}")
         for page in reader.pages:
             writer.add_page(page)
-        anchors += [Anchor(a.name, a.page + offset, a.x, a.y) for a in part.info.anchors]
+        anchors += [Anchor(a.name, a.page + offset, a.x, a.y, a.height) for a in part.info.anchors]
         bookmarks += [Bookmark(b.level, b.label, b.page + offset, b.x, b.y, b.open) for b in part.info.bookmarks]
         offset += part.info.pages
         if index == metadata_from:
             info_source = reader
 
-    if folio is not None:
-        _stamp(writer, PdfReader(folio), numbered_from)
+    if stamps:
+        more_anchors, more_bookmarks = _stamp(writer, stamps)
+        anchors += more_anchors
+        if more_bookmarks:  # in reading order: by page, then from the top (stamps fill boxes of their own)
+            bookmarks = sorted(bookmarks + more_bookmarks, key=lambda b: (b.page, -b.y))
 
     # named destinations: the first occurrence of each name, sorted as WeasyPrint writes them
     first: dict[str, Anchor] = {}
@@ -281,30 +307,60 @@ def join(parts: Sequence[Part], target: Path, *, folio: Path | None = None, numb
     return PartInfo(offset, tuple(anchors), tuple(bookmarks))
 
 
-def _stamp(writer: "PdfWriter", folio: "PdfReader", numbered_from: int) -> None:  # noqa: F821
-    """Draw folio page i over page i (from ``numbered_from`` on), as a Form XObject: no content is parsed."""
-    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
+def _stamp(writer: "PdfWriter", stamps: Sequence[Stamp]) -> tuple[list[Anchor], list[Bookmark]]:  # noqa: F821
+    """Draw each stamp as a Form XObject (its content is not parsed) and carry over its links and marks."""
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
     from blackpoker.impose import as_xobject
-
-    if len(folio.pages) < len(writer.pages):
-        raise ValueError(f"the folio has {len(folio.pages)} pages for {len(writer.pages)}")
 
     def stream(data: bytes):  # type: ignore[no-untyped-def]
         s = DecodedStreamObject()
         s.set_data(data)
         return writer._add_object(s)  # noqa: SLF001
 
-    save, restore = stream(b"q\n"), stream(b"\nQ q /BpFolio Do Q\n")
-    for number in range(numbered_from, len(writer.pages)):
+    readers: dict[Path, PdfReader] = {}
+    xobjects: dict[tuple[Path, int], object] = {}
+    by_page: dict[int, list[Stamp]] = {}
+    for stamp in stamps:
+        by_page.setdefault(stamp.target, []).append(stamp)
+    anchors: list[Anchor] = []
+    bookmarks: list[Bookmark] = []
+    save = stream(b"q\n")
+    for number, page_stamps in sorted(by_page.items()):
         page = writer.pages[number]
-        xobject = as_xobject(writer, folio.pages[number])
         resources = page["/Resources"].get_object()
-        own = DictionaryObject({k: v for k, v in resources.items()})  # the part's pages share one dict
-        xobjects = DictionaryObject(resources.get("/XObject", DictionaryObject()).get_object())
-        xobjects[NameObject("/BpFolio")] = xobject
-        own[NameObject("/XObject")] = xobjects
+        own = DictionaryObject({k: v for k, v in resources.items()})  # a part's pages share one dict
+        names = DictionaryObject(resources.get("/XObject", DictionaryObject()).get_object())
+        ops = [b"\nQ"]
+        annots = ArrayObject(page.get("/Annots") or [])
+        for i, stamp in enumerate(page_stamps):
+            if stamp.part.pdf not in readers:
+                readers[stamp.part.pdf] = PdfReader(stamp.part.pdf)
+            reader = readers[stamp.part.pdf]
+            key = (stamp.part.pdf, stamp.page)
+            if key not in xobjects:
+                xobjects[key] = as_xobject(writer, reader.pages[stamp.page])
+            name = f"/BpStamp{i}"
+            names[NameObject(name)] = xobjects[key]
+            ops.append(f"q 1 0 0 1 {stamp.dx:.6f} {stamp.dy:.6f} cm {name} Do Q".encode())
+            for annot in reader.pages[stamp.page].get("/Annots") or []:
+                copy = annot.get_object().clone(writer)
+                x1, y1, x2, y2 = (float(v) for v in copy["/Rect"])
+                copy[NameObject("/Rect")] = ArrayObject([FloatObject(round(v, 6)) for v in (
+                    x1 + stamp.dx, y1 + stamp.dy, x2 + stamp.dx, y2 + stamp.dy)])
+                annots.append(writer._add_object(copy))  # noqa: SLF001
+            for a in stamp.part.info.anchors:
+                if a.page == stamp.page and a.name.startswith(stamp.prefix) and a.name != stamp.prefix.rstrip("."):
+                    anchors.append(Anchor(a.name[len(stamp.prefix):], number, a.x + stamp.dx, a.y + stamp.dy, a.height))
+            for b in stamp.part.info.bookmarks:
+                if b.page == stamp.page:
+                    bookmarks.append(Bookmark(b.level, b.label, number, b.x + stamp.dx, b.y + stamp.dy, b.open))
+        own[NameObject("/XObject")] = names
         page[NameObject("/Resources")] = writer._add_object(own)  # noqa: SLF001
         contents = page["/Contents"]
         existing = list(contents.get_object()) if isinstance(contents.get_object(), ArrayObject) else [contents]
-        page[NameObject("/Contents")] = ArrayObject([save, *existing, restore])
+        page[NameObject("/Contents")] = ArrayObject([save, *existing, stream(b"\n".join(ops) + b"\n")])
+        if annots:
+            page[NameObject("/Annots")] = annots
+    return anchors, bookmarks

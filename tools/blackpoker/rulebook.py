@@ -1,8 +1,11 @@
 """Build the rulebook: the HTML site (furo), then the book PDF (singlehtml + basic theme → WeasyPrint, A5)
 and its saddle-stitch booklet (imposition).
 
-Sphinx runs in-process with warnings as errors; every warning is collected and reported together.
-Doctrees live in ``work_dir`` so the output tree is reproducible (toolchain notes §6).
+Sphinx runs with warnings as errors; every warning is collected and reported together. Its environment is
+kept in ``work_dir`` between builds, so only documents whose inputs changed are read again (the
+extension checks their content, not only their times) and only pages that changed are written again; a
+change of the code, the Sphinx configuration, the templates or the example scenarios starts afresh. The
+book is rendered chapter by chapter as cached parts (see book.py).
 """
 
 from __future__ import annotations
@@ -11,17 +14,19 @@ import io
 import re
 import shutil
 import tempfile
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from blackpoker.cache import fingerprint
 from blackpoker.errors import DefinitionErrors
-from blackpoker.jobs import Inline, Runner
-from blackpoker.paths import SOURCE
+from blackpoker.jobs import NORMAL, URGENT, Inline, Runner
+from blackpoker.paths import ROOT, SOURCE
 from blackpoker.pdfparts import PartCache
 
 PDF_NAME = "blackpoker.pdf"
 BOOKLET_NAME = "blackpoker-booklet.pdf"
+# Inputs that a kept Sphinx environment cannot follow: a change here starts it afresh.
+ENVIRONMENT_INPUTS = ("tools/blackpoker", "source/conf.py", "source/_templates", "source/_static",
+                      "scenarios/examples", "pyproject.toml")
 
 
 class RulebookError(Exception):
@@ -32,15 +37,8 @@ class RulebookError(Exception):
         self.messages = messages
         super().__init__(f"the {builder} build failed:\n" + "\n".join(messages))
 
-
-@dataclass
-class Timings:
-    """Seconds per step of the last build (for `make bench` and the report)."""
-
-    steps: dict[str, float] = field(default_factory=dict)
-
-
-LAST_TIMINGS = Timings()
+    def __reduce__(self):  # type: ignore[no-untyped-def] - it crosses from a worker process
+        return (RulebookError, (self.builder, self.messages))
 
 
 def _sphinx(builder: str, source: Path, out: Path, doctrees: Path, definitions: Path,
@@ -55,8 +53,8 @@ def _sphinx(builder: str, source: Path, out: Path, doctrees: Path, definitions: 
     try:
         with patch_docutils(source), docutils_namespace():
             app = Sphinx(str(source), str(source), str(out), str(doctrees), builder, confoverrides=confoverrides,
-                         status=None, warning=warnings, freshenv=True, warningiserror=True)
-            app.build(force_all=True)
+                         status=None, warning=warnings, freshenv=False, warningiserror=True)
+            app.build()
     except DefinitionsFailed as exc:
         raise DefinitionErrors(exc.errors) from None
     except Exception as exc:  # Sphinx errors (SphinxError and friends) carry their own message
@@ -116,52 +114,76 @@ def relative_links(pdf: Path, base: str) -> None:
             writer.write(f)
 
 
+def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None) -> None:
+    """Keep the Sphinx environment in ``work_dir`` only if it was made from the same code and configuration."""
+    roots = [ROOT / p for p in ENVIRONMENT_INPUTS if (ROOT / p).exists()]
+    stamp = fingerprint(roots, str(source.resolve()), str(Path(definitions).resolve()), repr(sorted((overrides or {}).items())))
+    stamp_file = work_dir / "stamp"
+    if not stamp_file.is_file() or stamp_file.read_text(encoding="utf-8") != stamp:
+        shutil.rmtree(work_dir, ignore_errors=True)
+        work_dir.mkdir(parents=True)
+        stamp_file.write_text(stamp, encoding="utf-8")
+
+
+def sphinx_job(builder: str, definitions: Path, source: Path, work_dir: Path, overrides: dict[str, str] | None) -> None:
+    """One Sphinx build in the kept environment: ``html`` into work/html, ``singlehtml`` into work/single.
+
+    On any failure the kept environment is thrown away: the next build starts afresh.
+    """
+    try:
+        if builder == "singlehtml":
+            _sphinx("singlehtml", source, work_dir / "single", work_dir / "doctrees", definitions,
+                    {**(overrides or {}), "html_theme": "basic"})
+            _fix_single_html(work_dir / "single" / "index.html")
+        else:
+            _sphinx("html", source, work_dir / "html", work_dir / "doctrees", definitions, overrides)
+    except BaseException:
+        (work_dir / "stamp").unlink(missing_ok=True)
+        raise
+
+
 def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_dir: Path | None = None,
                    source: Path = SOURCE, overrides: dict[str, str] | None = None, runner: Runner | None = None,
                    cache: PartCache | None = None, used: list[str] | None = None) -> list[Path]:
     """Build the site into ``out_dir`` (``index.html`` at its root) and, with ``pdf``, the book and booklet.
 
-    The book is rendered chapter by chapter through ``runner`` (default: in this process), reusing the parts
-    in ``cache`` (default: none kept); ``used`` receives the cache keys it used. Raises
-    :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError` when Sphinx
-    reports any warning. Returns the files written (site index, PDFs).
+    The Sphinx builds and the book's chapters run through ``runner`` (default: in this process); the book
+    reuses the parts in ``cache`` (default: a folder in ``work_dir``); ``used`` receives the cache keys
+    it used. Raises :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError`
+    when Sphinx reports any warning. Returns the files written (site index, PDFs).
     """
     from blackpoker.book import BookBuilder
-    from blackpoker.impose import impose
 
     out_dir = Path(out_dir)
+    runner = runner or Inline()
     temp = None
     if work_dir is None:
         temp = tempfile.TemporaryDirectory(prefix="bp-rulebook-")
         work_dir = Path(temp.name)
     work_dir = Path(work_dir)
-    timings = LAST_TIMINGS.steps
-    timings.clear()
     try:
-        t = time.perf_counter()
-        _sphinx("html", source, out_dir, work_dir / "doctrees-html", Path(definitions), overrides)
-        shutil.rmtree(out_dir / ".doctrees", ignore_errors=True)
-        timings["html"] = time.perf_counter() - t
+        prepare_work(work_dir, definitions, source, overrides)
+        if pdf:  # first: the book's chapters wait for it; the web pages are written meanwhile
+            runner.submit(sphinx_job, "singlehtml", Path(definitions), source, work_dir, overrides,
+                          priority=URGENT + 1).result()
+        html = runner.submit(sphinx_job, "html", Path(definitions), source, work_dir, overrides, priority=NORMAL)
         written = [out_dir / "index.html"]
-        if not pdf:
-            return written
-        single = work_dir / "single"
-        t = time.perf_counter()
-        _sphinx("singlehtml", source, single, work_dir / "doctrees-single", Path(definitions),
-                {**(overrides or {}), "html_theme": "basic"})
-        _fix_single_html(single / "index.html")
-        timings["singlehtml"] = time.perf_counter() - t
-        t = time.perf_counter()
-        parts = cache or PartCache(work_dir / "parts")
-        book = BookBuilder(single / "index.html", runner or Inline(), parts)
-        book.build(out_dir / PDF_NAME)
-        if used is not None:
-            used.extend(book.used)
-        timings["weasyprint"] = time.perf_counter() - t
-        t = time.perf_counter()
-        impose(out_dir / PDF_NAME, out_dir / BOOKLET_NAME, mode="booklet")
-        timings["booklet"] = time.perf_counter() - t
-        return [*written, out_dir / PDF_NAME, out_dir / BOOKLET_NAME]
+        if pdf:
+            book = BookBuilder(work_dir / "single" / "index.html", runner, cache or PartCache(work_dir / "parts"))
+            book.build(out_dir / PDF_NAME)
+            runner.submit(impose_file, out_dir / PDF_NAME, out_dir / BOOKLET_NAME, "booklet", priority=URGENT).result()
+            if used is not None:
+                used.extend(book.used)
+            written += [out_dir / PDF_NAME, out_dir / BOOKLET_NAME]
+        html.result()
+        # copied, not linked: Sphinx rewrites its files in place in later builds
+        shutil.copytree(work_dir / "html", out_dir, dirs_exist_ok=True)
+        return written
     finally:
         if temp is not None:
             temp.cleanup()
+
+
+def impose_file(source: Path, target: Path, mode: str) -> None:
+    from blackpoker.impose import impose
+    impose(source, target, mode=mode)

@@ -1,24 +1,24 @@
 """The PDF action lists: A5 portrait through WeasyPrint, then 2-up (A4 landscape) and saddle-stitch booklets.
 
-Every page is rendered and cached on its own (pdfparts), so editing one entry re-renders only the pages
-that show it. Which entries go on which page is decided first, cheaply and exactly as one WeasyPrint
-document would break them:
+The same entry appears in up to five lists (207 places, 66 different entries), and editing one entry should
+not lay out whole lists again. So every entry is laid out once and the lists are put together from them:
 
-1. measure: each entry is laid out once (cached by its HTML) to get its height;
-2. plan: the whole list is laid out with empty boxes of those heights in place of the entries: the same
-   page breaks (break-inside: avoid, headings kept with their first entry, margins), in a fraction of the time;
-3. render: each page's entries become one part (cached by its HTML); the cover with literal page numbers
-   for its contents; a folio document carries the "n / N" page numbers;
-4. join the parts, then impose 2-up and booklet sheets.
+1. entries: each group's entries (all lists' versions of them) are one cached document with one entry per
+   page; that gives every entry's drawing and its exact height;
+2. frame: each list is laid out as one document in which every entry is an invisible box of that height:
+   cover, contents with page numbers, headings, running heads and page numbers are all real, and the page
+   breaks are the ones the entries would make (break-inside: avoid, headings kept with their first entry);
+3. the entries' drawings are stamped into their boxes (pdfparts.join), links, bookmarks and anchors included.
 
-A test checks that the joined lists look exactly like the same list rendered as one document.
+An edit re-renders the entry's group, plus the frames of the lists whose page breaks it moves. A test
+checks that the lists look exactly like the same list rendered as one document.
 """
 
 from __future__ import annotations
 
-import json
+import re
 import tempfile
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,32 +26,26 @@ from typing import TYPE_CHECKING, Any
 from blackpoker.actionlist.render import STATIC_DIR, make_environment, page_context
 from blackpoker.actionlist.view import EntryView, Group, ListPage, Section, list_pages
 from blackpoker.impose import impose
-from blackpoker.jobs import Inline, Runner, default_workers, process_pool, results
+from blackpoker.jobs import FILL, Inline, Runner, Scheduler, default_workers, process_pool, results
 from blackpoker.model import Rules
-from blackpoker.pdfparts import Part, PartCache, digest, engine_version, join, layout, render_part
+from blackpoker.pdfparts import PX_TO_PT, Part, PartCache, Stamp, digest, engine_version, join, layout, render_part
 
 if TYPE_CHECKING:
     from weasyprint.document import Document
 
 PDF_DIR = Path("actionlist") / "pdf"
 BASE_URL = str(STATIC_DIR) + "/"
-# A part is one page (or the cover): no number in it (the folio adds it). The first block of a page loses
-# its top margin, as after any page break that was not forced.
-PART_CSS = ("@page { @bottom-center { content: none; } } "
-            "body > .list-section:first-of-type > .group:first-child > .keep > :first-child, "
-            "body > .colophon:first-child, body > .bp-stand-ins + .colophon { margin-top: 0 !important; }")
-COVER_CSS = ("@page { @bottom-center { content: none; } } "
-             ".print-toc a::after { content: leader('.') attr(data-page); } .cover { break-after: auto; }")
-# Measuring: entries stacked on one very tall page of the same width.
-MEASURE_CSS = "@page { size: 148mm 5000mm; }"
-# The planned boxes are this much taller than the entries, so float rounding can never put more on a page
-# than fits: the real page is then at most as full as its plan.
-SLACK_PX = 0.001
+# Entries alone: one per page, as wide as on A5, no running heads or numbers.
+ENTRIES_CSS = ("@page { size: 148mm 3000mm; margin: 0 10mm; @top-left { content: none; } "
+               "@top-right { content: none; } @bottom-center { content: none; } } "
+               "@page :first { @top-left { content: none; } @top-right { content: none; } } "
+               ".bp-one { break-before: page; }")
+_ID = re.compile(r'\bid="([^"]+)"')
 
 
 @dataclass(frozen=True)
 class GroupPart:
-    """The entries of one group on one page; ``starts``: the group (heading, first entry) begins here."""
+    """The entries of one group in one print document; ``starts``: with the heading and first entry."""
 
     group: Group
     starts: bool
@@ -93,7 +87,7 @@ def render_print_html(rules: Rules, page: ListPage, doc: PrintDoc | None = None)
 
 
 def render_documents(rules: Rules, pages: tuple[ListPage, ...] | None = None) -> dict[str, "Document"]:
-    """Each list laid out as one A5 document (keyed by list key): the reference the parts must match."""
+    """Each list laid out as one A5 document (keyed by list key): the reference the built PDFs must match."""
     return {page.key: layout(render_print_html(rules, page), BASE_URL)
             for page in (pages if pages is not None else list_pages(rules))}
 
@@ -105,64 +99,20 @@ def pdf_paths(out_dir: Path, page: ListPage) -> tuple[Path, Path, Path]:
             folder / f"{page.pdf_stem}-booklet.pdf")
 
 
-# --- planning -----------------------------------------------------------------------------------------
+# --- jobs (worker processes) --------------------------------------------------------------------------
 
-def split_pages(page: ListPage, page_of: dict[str, int], colophon_page: int) -> list[PrintDoc]:
-    """The list's entries cut into pages as planned: ``page_of`` maps every entry anchor to its page (0-based)."""
-    count = colophon_page + 1
-    runs: list[list[SectionPart]] = [[] for _ in range(count)]
-    for section in page.sections:
-        per_page: dict[int, list[GroupPart]] = {}
-        for i, group in enumerate(section.groups):
-            first = page_of[group.entries[0].anchor]
-            per_page.setdefault(first, []).append(GroupPart(group, True, i == 0, ()))
-            rest: dict[int, list[EntryView]] = {}
-            for ev in group.entries[1:]:
-                rest.setdefault(page_of[ev.anchor], []).append(ev)
-            for number, entries in sorted(rest.items()):
-                parts = per_page.setdefault(number, [])
-                if parts and parts[-1].group is group:
-                    parts[-1] = GroupPart(group, True, i == 0, tuple(entries))
-                else:
-                    parts.append(GroupPart(group, False, False, tuple(entries)))
-        start = page_of[section.groups[0].entries[0].anchor]
-        for number, parts in sorted(per_page.items()):
-            runs[number].append(SectionPart(section, number == start, tuple(parts)))
-    return [PrintDoc(tuple(runs[n]), colophon=(n == colophon_page), css=PART_CSS, running_literal=True)
-            for n in range(count)]
-
-
-def _measure(html: str) -> dict[str, float]:
-    """Border-box heights (px) of the entries in a measuring document (runs in a worker)."""
-    document = layout(html, BASE_URL)
-    return {name: bottom - top for p in document.pages for name, (_left, top, _right, bottom) in p.anchors.items()}
-
-
-def _plan(html: str) -> tuple[dict[str, int], int]:
-    """The page of every entry in a planning document, and of the colophon (runs in a worker)."""
-    document = layout(html, BASE_URL)
-    page_of: dict[str, int] = {}
-    for number, p in enumerate(document.pages):
-        for name in p.anchors:
-            page_of.setdefault(name, number)
-    return page_of, page_of.pop("bp-colophon")
-
-
-def _render(html: str, cache_dir: str, key: str, expect_pages: int | None) -> Part:
-    """Render one part into the cache (runs in a worker)."""
+def _render(html: str, cache_dir: str, key: str) -> Part:
     data, info = render_part(html, BASE_URL)
-    if expect_pages is not None and info.pages != expect_pages:
-        raise RuntimeError(f"a planned page came out as {info.pages} pages; the page plan is wrong")
     return PartCache(Path(cache_dir)).put(key, data, info)
 
 
-def _folio_html(pages: int) -> str:
-    """Empty pages that show only the page numbers ("n / N"), styled by the lists' own print.css."""
-    body = "<div></div>" + '<div style="break-before: page"></div>' * (pages - 1)
-    return ('<!doctype html><html lang="ja"><head><meta charset="utf-8"><link rel="stylesheet" href="print.css">'
-            "<style>@page { @top-left { content: none; } @top-right { content: none; } }</style></head>"
-            f"<body>{body}</body></html>")
+def _assemble(frame: Part, stamps: list[Stamp], a5: Path, two_up: Path, booklet: Path) -> None:
+    join([frame], a5, stamps=stamps)
+    impose(a5, two_up, mode="2up")
+    impose(a5, booklet, mode="booklet")
 
+
+# --- building -----------------------------------------------------------------------------------------
 
 def _done(value: Any) -> "Future[Any]":
     future: Future[Any] = Future()
@@ -170,102 +120,105 @@ def _done(value: Any) -> "Future[Any]":
     return future
 
 
-class ListBuilder:
-    """Builds the PDFs of one list through a runner, reusing cached measurements, plans and parts.
+@dataclass(frozen=True)
+class Variant:
+    """One entry's HTML as one list shows it (lists differ only in which references are links)."""
 
-    Runs in a thread of the main process; the layout work goes to the runner's workers. ``used`` collects
-    every cache key read or written, so the build can drop the others afterwards.
+    html: str
+    batch: str  # the group whose document renders it
+    index: int = 0  # its page in that document
+
+
+class ListsBuilder:
+    """Builds every list's PDFs through a runner, reusing cached entry documents and frames.
+
+    Runs in the main process (threads); the layout work goes to the runner's workers. ``used`` collects
+    every cache key used, so the build can drop the others afterwards.
     """
 
-    def __init__(self, rules: Rules, page: ListPage, runner: Runner, cache: PartCache) -> None:
-        self.rules, self.page, self.runner, self.cache = rules, page, runner, cache
+    def __init__(self, rules: Rules, runner: Runner, cache: PartCache) -> None:
+        self.rules, self.runner, self.cache = rules, runner, cache
         self.salt = digest((STATIC_DIR / "print.css").read_text(encoding="utf-8"), engine_version())
         self.used: list[str] = []
         self.env = make_environment(rules)
-        self.context = page_context(rules, page, list_pages(rules))
-        self.template = self.env.get_template("print.html")
+        self.pages = list_pages(rules)
+        self.head = self.env.from_string(
+            '<!doctype html><html lang="ja"><head><meta charset="utf-8"><link rel="stylesheet" href="print.css">'
+            "<style>{{ css | safe }}</style></head><body>")
 
-    def html(self, doc: PrintDoc) -> str:
-        return self.template.render({**self.context, "doc": doc})
-
-    def _key(self, *values: str) -> str:
-        key = digest(*values, self.salt)
+    def _part(self, kind: str, html: str) -> "Future[Part]":
+        key = digest(kind, html, self.salt)
         self.used.append(key)
-        return key
-
-    def heights(self) -> dict[str, float]:
-        """Every entry's height (plus the slack), measuring only entries whose HTML is not in the cache."""
-        macros = self.env.get_template("_macros.html").make_module(self.context)
-        keys = {ev.anchor: self._key("measure", str(macros.entry(ev, static=True))) for ev in self.page.entries}
-        known = {anchor: self.cache.get_value(key) for anchor, key in keys.items()}
-        missing = tuple(ev for ev in self.page.entries if known[ev.anchor] is None)
-        if missing:
-            group = self.page.sections[0].groups[0]
-            runs = (SectionPart(self.page.sections[0], False, (GroupPart(group, False, False, missing),)),)
-            measured = self.runner.submit(_measure, self.html(PrintDoc(runs, css=MEASURE_CSS))).result()
-            for ev in missing:
-                known[ev.anchor] = repr(measured[ev.anchor])
-                self.cache.put_value(keys[ev.anchor], known[ev.anchor])
-        return {anchor: float(value) + SLACK_PX for anchor, value in known.items() if value is not None}
-
-    def plan(self) -> list[PrintDoc]:
-        """The list cut into pages (the plan is cached under its planning document)."""
-        html = self.html(PrintDoc(whole(self.page), colophon=True, heights=self.heights()))
-        key = self._key("plan", html)
-        cached = self.cache.get_value(key)
-        if cached is None:
-            page_of, colophon = self.runner.submit(_plan, html).result()
-            cached = json.dumps({"pages": page_of, "colophon": colophon}, sort_keys=True)
-            self.cache.put_value(key, cached)
-        plan = json.loads(cached)
-        return split_pages(self.page, plan["pages"], plan["colophon"])
-
-    def part(self, html: str, expect_pages: int | None) -> "Future[Part]":
-        """A part from the cache, or a future of its rendering."""
-        key = self._key("part", html)
         cached = self.cache.get(key)
         return _done(cached) if cached is not None else self.runner.submit(
-            _render, html, str(self.cache.dir), key, expect_pages)
+            _render, html, str(self.cache.dir), key, priority=FILL)
 
-    def cover(self, docs: list[PrintDoc]) -> Part:
-        """The cover, its contents numbered; the numbers count the cover's own pages, so try until they agree."""
-        first: dict[str, int] = {}
-        for number, doc in enumerate(docs):
-            for run in doc.runs:
-                if run.starts:
-                    first.setdefault(run.section.anchor, number)
-                for part in run.groups:
-                    if part.starts:
-                        first.setdefault(part.group.anchor, number)
-        cover_pages = 1
-        while True:
-            numbers = {anchor: number + cover_pages + 1 for anchor, number in first.items()}
-            part = self.part(self.html(PrintDoc(cover=True, toc_pages=numbers, css=COVER_CSS)), None).result()
-            if part.info.pages == cover_pages:
-                return part
-            cover_pages = part.info.pages
+    def variants(self) -> dict[tuple[str, str], Variant]:
+        """(list key, entry anchor) → its variant; each group's variants numbered in order of appearance."""
+        found: dict[tuple[str, str], Variant] = {}
+        batches: dict[str, list[str]] = {}
+        for page in self.pages:
+            macros = self.env.get_template("_macros.html").make_module(page_context(self.rules, page, self.pages))
+            for section in page.sections:
+                for group in section.groups:
+                    for ev in group.entries:
+                        html = str(macros.entry(ev, static=True))
+                        batch = f"{section.anchor}/{group.title}"
+                        members = batches.setdefault(batch, [])
+                        if html not in members:
+                            members.append(html)
+                        found[(page.key, ev.anchor)] = Variant(html, batch, members.index(html))
+        return found
+
+    def batch_html(self, members: list[str]) -> str:
+        """The entries of one group, one per page; the ids become ``bpv<n>`` (the entry) and ``bpv<n>.<id>``."""
+        out = [self.head.render(css=ENTRIES_CSS)]
+        for n, html in enumerate(members):
+            ids = iter(range(1_000_000))
+            renamed = _ID.sub(lambda m: f'id="bpv{n}"' if next(ids) == 0 else f'id="bpv{n}.{m.group(1)}"', html)
+            out.append(f'<div class="bp-one">{renamed}</div>')
+        return "".join(out) + "</body></html>"
 
     def build(self, out_dir: Path) -> list[Path]:
-        """Write the list's A5, 2-up and booklet PDFs; returns them in that order."""
-        docs = self.plan()
-        body = [self.part(self.html(doc), 1) for doc in docs]  # first: the cover needs only the plan
-        parts = [self.cover(docs), *results(body)]
-        total = sum(part.info.pages for part in parts)
-        folio = self.part(_folio_html(total), total).result()
-        a5, two_up, booklet = pdf_paths(out_dir, self.page)
-        self.runner.submit(join_parts, parts, a5, folio.pdf).result()
-        results([self.runner.submit(impose_file, a5, two_up, "2up"),
-                 self.runner.submit(impose_file, a5, booklet, "booklet")])
+        """Write every list's A5, 2-up and booklet PDFs; returns them in list order."""
+        variants = self.variants()
+        members: dict[str, list[str]] = {}
+        for v in variants.values():
+            batch = members.setdefault(v.batch, [])
+            if v.html not in batch:
+                batch.append(v.html)
+        batches = {name: self._part("entries", self.batch_html(htmls)) for name, htmls in members.items()}
+        done = {name: future.result() for name, future in batches.items()}
+
+        def height(part: Part, index: int) -> float:
+            anchor = next(a for a in part.info.anchors if a.name == f"bpv{index}")
+            return anchor.height
+
+        with ThreadPoolExecutor(max_workers=len(self.pages)) as threads:
+            futures = [threads.submit(self.build_list, page, out_dir, variants, done, height) for page in self.pages]
+            return [path for paths in results(futures) for path in paths]
+
+    def build_list(self, page: ListPage, out_dir: Path, variants: dict[tuple[str, str], Variant],
+                   batches: dict[str, Part], height: Any) -> list[Path]:
+        heights = {ev.anchor: height(batches[variants[(page.key, ev.anchor)].batch],
+                                     variants[(page.key, ev.anchor)].index) for ev in page.entries}
+        context = page_context(self.rules, page, self.pages)
+        html = self.env.get_template("print.html").render(
+            {**context, "doc": PrintDoc(whole(page), cover=True, colophon=True, heights=heights)})
+        frame = self._part("frame", html).result()
+        stamps = []
+        boxes = {a.name: a for a in frame.info.anchors}
+        for ev in page.entries:
+            variant = variants[(page.key, ev.anchor)]
+            part = batches[variant.batch]
+            entry = next(a for a in part.info.anchors if a.name == f"bpv{variant.index}")
+            box = boxes[ev.anchor]
+            if abs(box.height - entry.height) > 0.01:  # a box split over pages
+                raise RuntimeError(f"{page.key}: the entry {ev.anchor} is taller than a page")
+            stamps.append(Stamp(box.page, part, variant.index, box.x - entry.x, box.y - entry.y, f"bpv{variant.index}."))
+        a5, two_up, booklet = pdf_paths(out_dir, page)
+        self.runner.submit(_assemble, frame, stamps, a5, two_up, booklet, priority=FILL).result()
         return [a5, two_up, booklet]
-
-
-def join_parts(parts: list[Part], target: Path, folio: Path) -> None:
-    """The list's PDF: cover and pages, numbered by the folio from the first page on (runs in a worker)."""
-    join(parts, target, folio=folio, numbered_from=0, metadata_from=0)
-
-
-def impose_file(source: Path, target: Path, mode: str) -> None:
-    impose(source, target, mode=mode)
 
 
 def build_pdfs(rules: Rules, out_dir: Path, workers: int | None = None, *, runner: Runner | None = None,
@@ -273,24 +226,22 @@ def build_pdfs(rules: Rules, out_dir: Path, workers: int | None = None, *, runne
     """Write every list as A5, 2-up and booklet PDFs under ``out_dir/actionlist/pdf``; returns them in order.
 
     Without a runner, a pool of ``workers`` processes is made for the call (one per core by default); without
-    a cache, parts are kept in a temporary folder for the call only. ``used`` receives the cache keys used.
+    a cache, rendered parts are kept in a temporary folder for the call only. ``used`` receives the cache
+    keys used.
     """
-    from concurrent.futures import ThreadPoolExecutor
-
     with tempfile.TemporaryDirectory(prefix="bp-parts-") as temp:
         cache = cache or PartCache(Path(temp))
         own_pool = None
         if runner is None:
             count = workers or default_workers()
-            runner = own_pool = process_pool(count) if count > 1 else None
-            runner = runner or Inline()
+            own_pool = process_pool(count) if count > 1 else None
+            runner = Scheduler(own_pool, count) if own_pool is not None else Inline()
         try:
-            builders = [ListBuilder(rules, page, runner, cache) for page in list_pages(rules)]
-            with ThreadPoolExecutor(max_workers=len(builders)) as threads:
-                written = results([threads.submit(b.build, out_dir) for b in builders])
+            builder = ListsBuilder(rules, runner, cache)
+            written = builder.build(out_dir)
         finally:
             if own_pool is not None:
                 own_pool.shutdown()
         if used is not None:
-            used.extend(key for b in builders for key in b.used)
-        return [path for paths in written for path in paths]
+            used.extend(builder.used)
+        return written
