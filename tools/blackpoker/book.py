@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.jobs import URGENT, Runner, results
-from blackpoker.pdfparts import Part, PartCache, PartInfo, Stamp, digest, engine_version, join, render_part
+from blackpoker.pdfparts import Part, PartCache, PartInfo, Stamp, digest, engine_version, join, part_key, render_part
 
 _MARKER = re.compile(r'<span id="document-([^"]+)"></span>')
 _SECTION_TAG = re.compile(r"<(/?)section\b")
@@ -138,8 +138,8 @@ class BookBuilder:
         self.salt = digest(css, engine_version())
         self.used: list[str] = []
 
-    def part(self, html: str, priority: float = URGENT) -> "Future[Part]":
-        key = digest("book", html, self.salt)
+    def part(self, kind: str, html: str, priority: float = URGENT) -> "Future[Part]":
+        key = part_key(kind, html, self.salt)
         self.used.append(key)
         cached = self.cache.get(key)
         return _done(cached) if cached is not None else self.runner.submit(
@@ -153,8 +153,9 @@ class BookBuilder:
         if len(index_names) > 1 or (index_names and source.chapters[-1][0] != index_names[0]):
             raise ValueError("the book supports one index, as its last chapter")
         # longest first, so the workers finish together
-        futures = {i: self.part(source.chapter_html(text), URGENT + len(text) / 1e9) for i, (_, text) in enumerate(plain)}
-        probe = self.part(with_page_numbers(source.front_html(), _TOC_LINK, _TOC_REGION, {}, TOC_CSS))
+        futures = {i: self.part(f"chapter-{name}", source.chapter_html(text), URGENT + len(text) / 1e9)
+                   for i, (name, text) in enumerate(plain)}
+        probe = self.part("front", with_page_numbers(source.front_html(), _TOC_LINK, _TOC_REGION, {}, TOC_CSS))
         chapters = [futures[i].result() for i in range(len(plain))]
         front_pages = probe.result().info.pages
         while True:
@@ -169,16 +170,17 @@ class BookBuilder:
                 text = dict(source.chapters)[name]
                 marker = f"document-{name}"
                 pages.setdefault(marker, offset + 1)
-                index_parts.append(self.part(with_page_numbers(source.chapter_html(text), _INDEX_LINK,
-                                                               _INDEX_LIST, pages, INDEX_CSS)))
-            front = self.part(with_page_numbers(source.front_html(), _TOC_LINK, _TOC_REGION, pages, TOC_CSS)).result()
+                index_parts.append(self.part(f"chapter-{name}", with_page_numbers(
+                    source.chapter_html(text), _INDEX_LINK, _INDEX_LIST, pages, INDEX_CSS)))
+            front = self.part("front", with_page_numbers(source.front_html(), _TOC_LINK, _TOC_REGION, pages,
+                                                         TOC_CSS)).result()
             if front.info.pages == front_pages:
                 break
             front_pages = front.info.pages
         tail = results(index_parts)
         parts = [front, *chapters, *tail]
         total = sum(p.info.pages for p in parts)
-        folio = self.part(self.folio_html(total)).result()
+        folio = self.part("folio", self.folio_html(total)).result()
         return self.runner.submit(join_book, parts, target, folio, front.info.pages, priority=URGENT).result()
 
     def folio_html(self, pages: int) -> str:

@@ -90,6 +90,11 @@ def digest(*values: str | bytes) -> str:
     return h.hexdigest()
 
 
+def part_key(kind: str, *values: str | bytes) -> str:
+    """A cache key that says what the part is (``chapter-format-…``), for people looking at the cache."""
+    return f"{kind}-{digest(kind, *values)}"
+
+
 def engine_version() -> str:
     """Versions that change the bytes of a rendered part (the fonts are the machine's: pinned by Debian)."""
     from importlib.metadata import version
@@ -103,7 +108,7 @@ class PartCache:
         self.dir = folder
 
     def _path(self, key: str, suffix: str) -> Path:
-        return self.dir / key[:2] / f"{key}{suffix}"
+        return self.dir / key.rsplit("-", 1)[-1][:2] / f"{key}{suffix}"
 
     def get(self, key: str) -> Part | None:
         pdf, meta = self._path(key, ".pdf"), self._path(key, ".json")
@@ -117,21 +122,18 @@ class PartCache:
         write_atomic(self._path(key, ".json"), info.to_json())  # last: its presence marks a complete entry
         return Part(pdf, info)
 
-    def get_value(self, key: str) -> str | None:
-        path = self._path(key, ".txt")
-        return path.read_text(encoding="utf-8") if path.is_file() else None
-
-    def put_value(self, key: str, value: str) -> None:
-        write_atomic(self._path(key, ".txt"), value)
-
     def retain(self, keys: Iterable[str]) -> None:
         """Delete every entry whose key is not in ``keys`` (called after a successful build)."""
         keep = set(keys)
         if not self.dir.is_dir():
             return
         for path in self.dir.glob("*/*"):
-            if path.name.split(".")[0] not in keep:
+            if path.name.rsplit(".", 1)[0] not in keep:
                 path.unlink(missing_ok=True)
+
+    def keys(self) -> set[str]:
+        """Every complete entry's key."""
+        return {p.name.rsplit(".", 1)[0] for p in self.dir.glob("*/*.json")} if self.dir.is_dir() else set()
 
 
 # --- rendering ----------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from blackpoker.cache import fingerprint
 from blackpoker.errors import DefinitionErrors
-from blackpoker.jobs import NORMAL, URGENT, Inline, Runner
+from blackpoker.jobs import NORMAL, URGENT, Inline, Runner, Scheduler, default_workers, process_pool
 from blackpoker.paths import ROOT, SOURCE
 from blackpoker.pdfparts import PartCache
 
@@ -147,15 +147,19 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
                    cache: PartCache | None = None, used: list[str] | None = None) -> list[Path]:
     """Build the site into ``out_dir`` (``index.html`` at its root) and, with ``pdf``, the book and booklet.
 
-    The Sphinx builds and the book's chapters run through ``runner`` (default: in this process); the book
-    reuses the parts in ``cache`` (default: a folder in ``work_dir``); ``used`` receives the cache keys
-    it used. Raises :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError`
+    The Sphinx builds and the book's chapters run through ``runner`` (default: a pool made for the call,
+    one worker per core); the book reuses the parts in ``cache`` (default: a folder in ``work_dir``);
+    ``used`` receives the cache keys it used. Raises :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError`
     when Sphinx reports any warning. Returns the files written (site index, PDFs).
     """
     from blackpoker.book import BookBuilder
 
     out_dir = Path(out_dir)
-    runner = runner or Inline()
+    own_pool = None
+    if runner is None:
+        workers = default_workers()
+        own_pool = process_pool(workers) if workers > 1 else None
+        runner = Scheduler(own_pool, workers) if own_pool is not None else Inline()
     temp = None
     if work_dir is None:
         temp = tempfile.TemporaryDirectory(prefix="bp-rulebook-")
@@ -180,6 +184,8 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
         shutil.copytree(work_dir / "html", out_dir, dirs_exist_ok=True)
         return written
     finally:
+        if own_pool is not None:
+            own_pool.shutdown()
         if temp is not None:
             temp.cleanup()
 

@@ -28,7 +28,7 @@ from blackpoker.actionlist.view import EntryView, Group, ListPage, Section, list
 from blackpoker.impose import impose
 from blackpoker.jobs import FILL, Inline, Runner, Scheduler, default_workers, process_pool, results
 from blackpoker.model import Rules
-from blackpoker.pdfparts import PX_TO_PT, Part, PartCache, Stamp, digest, engine_version, join, layout, render_part
+from blackpoker.pdfparts import Part, PartCache, Stamp, digest, engine_version, join, layout, part_key, render_part
 
 if TYPE_CHECKING:
     from weasyprint.document import Document
@@ -147,14 +147,14 @@ class ListsBuilder:
             "<style>{{ css | safe }}</style></head><body>")
 
     def _part(self, kind: str, html: str) -> "Future[Part]":
-        key = digest(kind, html, self.salt)
+        key = part_key(kind, html, self.salt)
         self.used.append(key)
         cached = self.cache.get(key)
         return _done(cached) if cached is not None else self.runner.submit(
             _render, html, str(self.cache.dir), key, priority=FILL)
 
-    def variants(self) -> dict[tuple[str, str], Variant]:
-        """(list key, entry anchor) → its variant; each group's variants numbered in order of appearance."""
+    def variants(self) -> tuple[dict[tuple[str, str], Variant], dict[str, list[str]]]:
+        """(list key, entry anchor) → its variant, and each group's variants' HTML in order of appearance."""
         found: dict[tuple[str, str], Variant] = {}
         batches: dict[str, list[str]] = {}
         for page in self.pages:
@@ -168,7 +168,7 @@ class ListsBuilder:
                         if html not in members:
                             members.append(html)
                         found[(page.key, ev.anchor)] = Variant(html, batch, members.index(html))
-        return found
+        return found, batches
 
     def batch_html(self, members: list[str]) -> str:
         """The entries of one group, one per page; the ids become ``bpv<n>`` (the entry) and ``bpv<n>.<id>``."""
@@ -181,41 +181,34 @@ class ListsBuilder:
 
     def build(self, out_dir: Path) -> list[Path]:
         """Write every list's A5, 2-up and booklet PDFs; returns them in list order."""
-        variants = self.variants()
-        members: dict[str, list[str]] = {}
-        for v in variants.values():
-            batch = members.setdefault(v.batch, [])
-            if v.html not in batch:
-                batch.append(v.html)
-        batches = {name: self._part("entries", self.batch_html(htmls)) for name, htmls in members.items()}
-        done = {name: future.result() for name, future in batches.items()}
-
-        def height(part: Part, index: int) -> float:
-            anchor = next(a for a in part.info.anchors if a.name == f"bpv{index}")
-            return anchor.height
-
+        variants, members = self.variants()
+        futures = {name: self._part(f"entries-{name.split('/')[0]}", self.batch_html(htmls))
+                   for name, htmls in members.items()}
+        batches = {name: future.result() for name, future in futures.items()}
         with ThreadPoolExecutor(max_workers=len(self.pages)) as threads:
-            futures = [threads.submit(self.build_list, page, out_dir, variants, done, height) for page in self.pages]
-            return [path for paths in results(futures) for path in paths]
+            done = [threads.submit(self.build_list, page, out_dir, variants, batches) for page in self.pages]
+            return [path for paths in results(done) for path in paths]
 
     def build_list(self, page: ListPage, out_dir: Path, variants: dict[tuple[str, str], Variant],
-                   batches: dict[str, Part], height: Any) -> list[Path]:
-        heights = {ev.anchor: height(batches[variants[(page.key, ev.anchor)].batch],
-                                     variants[(page.key, ev.anchor)].index) for ev in page.entries}
-        context = page_context(self.rules, page, self.pages)
-        html = self.env.get_template("print.html").render(
-            {**context, "doc": PrintDoc(whole(page), cover=True, colophon=True, heights=heights)})
-        frame = self._part("frame", html).result()
-        stamps = []
-        boxes = {a.name: a for a in frame.info.anchors}
+                   batches: dict[str, Part]) -> list[Path]:
+        """One list: its frame with a box per entry, then the entries stamped into their boxes."""
+        entries = {}
         for ev in page.entries:
             variant = variants[(page.key, ev.anchor)]
             part = batches[variant.batch]
-            entry = next(a for a in part.info.anchors if a.name == f"bpv{variant.index}")
-            box = boxes[ev.anchor]
-            if abs(box.height - entry.height) > 0.01:  # a box split over pages
-                raise RuntimeError(f"{page.key}: the entry {ev.anchor} is taller than a page")
-            stamps.append(Stamp(box.page, part, variant.index, box.x - entry.x, box.y - entry.y, f"bpv{variant.index}."))
+            entries[ev.anchor] = (part, variant.index, next(a for a in part.info.anchors if a.name == f"bpv{variant.index}"))
+        heights = {anchor: drawn.height for anchor, (_, _, drawn) in entries.items()}
+        html = self.env.get_template("print.html").render(
+            {**page_context(self.rules, page, self.pages),
+             "doc": PrintDoc(whole(page), cover=True, colophon=True, heights=heights)})
+        frame = self._part(f"frame-{page.key}", html).result()
+        boxes = {a.name: a for a in frame.info.anchors}
+        stamps = []
+        for anchor, (part, index, drawn) in entries.items():
+            box = boxes[anchor]
+            if abs(box.height - drawn.height) > 0.01:  # a box split over two pages
+                raise RuntimeError(f"{page.key}: the entry {anchor} is taller than a page")
+            stamps.append(Stamp(box.page, part, index, box.x - drawn.x, box.y - drawn.y, f"bpv{index}."))
         a5, two_up, booklet = pdf_paths(out_dir, page)
         self.runner.submit(_assemble, frame, stamps, a5, two_up, booklet, priority=FILL).result()
         return [a5, two_up, booklet]
