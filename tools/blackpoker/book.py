@@ -104,6 +104,7 @@ TOC_CSS = "nav.print-toc a::after { content: leader('.') attr(data-page); } nav.
 INDEX_CSS = "ul.bp-index-list a::after { content: leader('.') attr(data-page); }"
 _TOC_REGION = re.compile(r'<nav class="print-toc">.*?</nav>', re.S)
 FOLIO_CSS = "@page { @top-left { content: none; } @top-right { content: none; } }"
+FOLIO_SPARE = 16  # pages the index may take
 
 
 def _render(html: str, base_url: str, site_base: str, cache_dir: str, key: str) -> Part:
@@ -158,6 +159,10 @@ class BookBuilder:
         probe = self.part("front", with_page_numbers(source.front_html(), _TOC_LINK, _TOC_REGION, {}, TOC_CSS))
         chapters = [futures[i].result() for i in range(len(plain))]
         front_pages = probe.result().info.pages
+        # The folio's page i shows only "i": made now, for more pages than the index can add, it is stamped
+        # while the index and the contents are rendered (and reused while the count stays in its bracket).
+        known = front_pages + sum(part.info.pages for part in chapters)
+        folio_future = self.part("folio", self.folio_html(-(-(known + FOLIO_SPARE) // 32) * 32))
         while True:
             pages: dict[str, int] = {}
             offset = front_pages
@@ -179,8 +184,9 @@ class BookBuilder:
             front_pages = front.info.pages
         tail = results(index_parts)
         parts = [front, *chapters, *tail]
-        total = sum(p.info.pages for p in parts)
-        folio = self.part("folio", self.folio_html(total)).result()
+        folio = folio_future.result()
+        if folio.info.pages < sum(p.info.pages for p in parts):
+            raise RuntimeError(f"the index takes more than {FOLIO_SPARE} pages; raise FOLIO_SPARE")
         return self.runner.submit(join_book, parts, target, folio, front.info.pages, priority=URGENT).result()
 
     def folio_html(self, pages: int) -> str:

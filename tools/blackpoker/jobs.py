@@ -19,8 +19,9 @@ from typing import Any, Callable, Iterable, Protocol
 
 # priorities: higher first
 URGENT = 30  # on the book's critical path: single page, chapters, contents, index, joining
-NORMAL = 20  # the web pages (Sphinx html), the simple steps
-FILL = 10  # the action lists: plenty of small jobs, done whenever a worker is free
+SOON = 25  # the action lists' entries: they need only the definitions, and the rest of the lists waits for them
+LATER = 22  # the action lists' frames and assembly
+NORMAL = 20  # the web pages (Sphinx html: nothing waits for them), the simple steps
 
 
 class Runner(Protocol):

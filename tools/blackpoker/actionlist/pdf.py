@@ -3,14 +3,15 @@
 The same entry appears in up to five lists (207 places, 66 different entries), and editing one entry should
 not lay out whole lists again. So every entry is laid out once and the lists are put together from them:
 
-1. entries: each group's entries (all lists' versions of them) are one cached document with one entry per
-   page; that gives every entry's drawing and its exact height;
+1. entries: each section's entries (all lists' versions of them) are one cached document with one entry
+   per page; that gives every entry's drawing and its exact height;
 2. frame: each list is laid out as one document in which every entry is an invisible box of that height:
    cover, contents with page numbers, headings, running heads and page numbers are all real, and the page
    breaks are the ones the entries would make (break-inside: avoid, headings kept with their first entry);
 3. the entries' drawings are stamped into their boxes (pdfparts.join), links, bookmarks and anchors included.
 
-An edit re-renders the entry's group, plus the frames of the lists whose page breaks it moves. A test
+An edit re-renders the entry's section (a few seconds on the core the book leaves free), plus the frames of
+the lists whose page breaks it moves. A test
 checks that the lists look exactly like the same list rendered as one document.
 """
 
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from blackpoker.actionlist.render import STATIC_DIR, make_environment, page_context
 from blackpoker.actionlist.view import EntryView, Group, ListPage, Section, list_pages
 from blackpoker.impose import impose
-from blackpoker.jobs import FILL, Inline, Runner, Scheduler, default_workers, process_pool, results
+from blackpoker.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, process_pool, results
 from blackpoker.model import Rules
 from blackpoker.pdfparts import Part, PartCache, Stamp, digest, engine_version, join, layout, part_key, render_part
 
@@ -125,7 +126,7 @@ class Variant:
     """One entry's HTML as one list shows it (lists differ only in which references are links)."""
 
     html: str
-    batch: str  # the group whose document renders it
+    batch: str  # the section whose document renders it
     index: int = 0  # its page in that document
 
 
@@ -146,15 +147,15 @@ class ListsBuilder:
             '<!doctype html><html lang="ja"><head><meta charset="utf-8"><link rel="stylesheet" href="print.css">'
             "<style>{{ css | safe }}</style></head><body>")
 
-    def _part(self, kind: str, html: str) -> "Future[Part]":
+    def _part(self, kind: str, html: str, priority: float = LATER) -> "Future[Part]":
         key = part_key(kind, html, self.salt)
         self.used.append(key)
         cached = self.cache.get(key)
         return _done(cached) if cached is not None else self.runner.submit(
-            _render, html, str(self.cache.dir), key, priority=FILL)
+            _render, html, str(self.cache.dir), key, priority=priority)
 
     def variants(self) -> tuple[dict[tuple[str, str], Variant], dict[str, list[str]]]:
-        """(list key, entry anchor) → its variant, and each group's variants' HTML in order of appearance."""
+        """(list key, entry anchor) → its variant, and each section's variants' HTML in order of appearance."""
         found: dict[tuple[str, str], Variant] = {}
         batches: dict[str, list[str]] = {}
         for page in self.pages:
@@ -163,7 +164,7 @@ class ListsBuilder:
                 for group in section.groups:
                     for ev in group.entries:
                         html = str(macros.entry(ev, static=True))
-                        batch = f"{section.anchor}/{group.title}"
+                        batch = section.anchor
                         members = batches.setdefault(batch, [])
                         if html not in members:
                             members.append(html)
@@ -171,7 +172,7 @@ class ListsBuilder:
         return found, batches
 
     def batch_html(self, members: list[str]) -> str:
-        """The entries of one group, one per page; the ids become ``bpv<n>`` (the entry) and ``bpv<n>.<id>``."""
+        """The entries of one section, one per page; the ids become ``bpv<n>`` (the entry) and ``bpv<n>.<id>``."""
         out = [self.head.render(css=ENTRIES_CSS)]
         for n, html in enumerate(members):
             ids = iter(range(1_000_000))
@@ -182,8 +183,8 @@ class ListsBuilder:
     def build(self, out_dir: Path) -> list[Path]:
         """Write every list's A5, 2-up and booklet PDFs; returns them in list order."""
         variants, members = self.variants()
-        futures = {name: self._part(f"entries-{name.split('/')[0]}", self.batch_html(htmls))
-                   for name, htmls in members.items()}
+        # early (they only need the definitions): everything else of the lists waits for them
+        futures = {name: self._part(f"entries-{name}", self.batch_html(htmls), SOON) for name, htmls in members.items()}
         batches = {name: future.result() for name, future in futures.items()}
         with ThreadPoolExecutor(max_workers=len(self.pages)) as threads:
             done = [threads.submit(self.build_list, page, out_dir, variants, batches) for page in self.pages]
@@ -210,7 +211,7 @@ class ListsBuilder:
                 raise RuntimeError(f"{page.key}: the entry {anchor} is taller than a page")
             stamps.append(Stamp(box.page, part, index, box.x - drawn.x, box.y - drawn.y, f"bpv{index}."))
         a5, two_up, booklet = pdf_paths(out_dir, page)
-        self.runner.submit(_assemble, frame, stamps, a5, two_up, booklet, priority=FILL).result()
+        self.runner.submit(_assemble, frame, stamps, a5, two_up, booklet, priority=LATER).result()
         return [a5, two_up, booklet]
 
 
