@@ -19,23 +19,18 @@ import re
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from blackpoker.jobs import URGENT, Runner, results
-from blackpoker.pdfparts import Part, PartCache, PartInfo, Stamp, digest, engine_version, join, part_key, render_part
+from blackpoker.jobs import URGENT, Runner, done, results
+from blackpoker.pdfparts import (Part, PartCache, PartInfo, Stamp, css_string, digest, engine_version, join, part_key,
+                                 render_part)
 
 _MARKER = re.compile(r'<span id="document-([^"]+)"></span>')
 _SECTION_TAG = re.compile(r"<(/?)section\b")
 _FRONT = re.compile(r'<section class="print-cover">.*?</nav>', re.S)
-_TOC_LINK = re.compile(r'(<a class="reference internal" href="#([^"]+)")')
-_INDEX_LINK = re.compile(r'(<a class="reference internal" href="#([^"]+)")')
+_LINK = re.compile(r'(<a class="reference internal" href="#([^"]+)")')
 _INDEX_LIST = re.compile(r'<ul class="bp-index-list[^"]*">.*?</ul>', re.S)
 _TITLE = re.compile(r'<p class="print-title">(.*?)</p>', re.S)
 _STYLESHEET = re.compile(r'<link rel="stylesheet" type="text/css" href="([^"?]+)[^"]*" />')
-
-
-def _css_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
 @dataclass(frozen=True)
@@ -61,8 +56,8 @@ class BookSource:
     def chapter_html(self, chapter: str) -> str:
         """A chapter alone, inside the same wrappers (the print CSS selects on them), without cover and contents."""
         head = _FRONT.sub("", self.before, count=1)
-        css = (f"@page {{ @top-left {{ content: {_css_string(self.title)}; }} @bottom-center {{ content: none; }} }}"
-               f" @page :first {{ @top-left {{ content: {_css_string(self.title)}; }}"
+        css = (f"@page {{ @top-left {{ content: {css_string(self.title)}; }} @bottom-center {{ content: none; }} }}"
+               f" @page :first {{ @top-left {{ content: {css_string(self.title)}; }}"
                " @top-right { content: string(chapter); } }")
         return head.replace("</head>", f"<style>{css}</style></head>", 1) + chapter + self.after
 
@@ -107,24 +102,13 @@ FOLIO_CSS = "@page { @top-left { content: none; } @top-right { content: none; } 
 FOLIO_SPARE = 16  # pages the index may take
 
 
-def _render(html: str, base_url: str, site_base: str, cache_dir: str, key: str) -> Part:
+def _render(html: str, base_url: str, cache_dir: str, key: str) -> Part:
     """Render one part of the book into the cache, its links to the site's files made relative (in a worker)."""
-    import tempfile
-
     from blackpoker.rulebook import relative_links
 
     data, info = render_part(html, base_url)
-    with tempfile.NamedTemporaryFile(suffix=".pdf") as tmp:
-        Path(tmp.name).write_bytes(data)
-        relative_links(Path(tmp.name), site_base)
-        data = Path(tmp.name).read_bytes()
-    return PartCache(Path(cache_dir)).put(key, data, info)
+    return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url), info)
 
-
-def _done(value: Any) -> "Future[Any]":
-    future: Future[Any] = Future()
-    future.set_result(value)
-    return future
 
 
 class BookBuilder:
@@ -143,8 +127,8 @@ class BookBuilder:
         key = part_key(kind, html, self.salt)
         self.used.append(key)
         cached = self.cache.get(key)
-        return _done(cached) if cached is not None else self.runner.submit(
-            _render, html, self.base_url, self.base_url, str(self.cache.dir), key, priority=priority)
+        return done(cached) if cached is not None else self.runner.submit(
+            _render, html, self.base_url, str(self.cache.dir), key, priority=priority)
 
     def build(self, target: Path) -> PartInfo:
         """Write the book to ``target``; returns where its anchors and bookmarks are."""
@@ -156,7 +140,7 @@ class BookBuilder:
         # longest first, so the workers finish together
         futures = {i: self.part(f"chapter-{name}", source.chapter_html(text), URGENT + len(text) / 1e9)
                    for i, (name, text) in enumerate(plain)}
-        probe = self.part("front", with_page_numbers(source.front_html(), _TOC_LINK, _TOC_REGION, {}, TOC_CSS))
+        probe = self.part("front", with_page_numbers(source.front_html(), _LINK, _TOC_REGION, {}, TOC_CSS))
         chapters = [futures[i].result() for i in range(len(plain))]
         front_pages = probe.result().info.pages
         # The folio's page i shows only "i": made now, for more pages than the index can add, it is stamped
@@ -176,8 +160,8 @@ class BookBuilder:
                 marker = f"document-{name}"
                 pages.setdefault(marker, offset + 1)
                 index_parts.append(self.part(f"chapter-{name}", with_page_numbers(
-                    source.chapter_html(text), _INDEX_LINK, _INDEX_LIST, pages, INDEX_CSS)))
-            front = self.part("front", with_page_numbers(source.front_html(), _TOC_LINK, _TOC_REGION, pages,
+                    source.chapter_html(text), _LINK, _INDEX_LIST, pages, INDEX_CSS)))
+            front = self.part("front", with_page_numbers(source.front_html(), _LINK, _TOC_REGION, pages,
                                                          TOC_CSS)).result()
             if front.info.pages == front_pages:
                 break

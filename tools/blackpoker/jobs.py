@@ -100,6 +100,13 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     return pool
 
 
+def done(value: Any) -> "Future[Any]":
+    """A future that already has its result (a part found in the cache)."""
+    future: Future[Any] = Future()
+    future.set_result(value)
+    return future
+
+
 def results(futures: Iterable["Future[Any]"]) -> list[Any]:
     """Every result, in order; the first failure is raised after all have finished (nothing left running)."""
     futures = list(futures)

@@ -80,6 +80,12 @@ class Part:
     info: PartInfo
 
 
+def css_string(text: str) -> str:
+    """A CSS string literal (double-quoted; anything but letters, digits and a few marks escaped)."""
+    return '"' + "".join(c if c.isalnum() or c in " ・()[].,-/_:" or ord(c) > 0x7f else f"\\{ord(c):06x}"
+                         for c in text) + '"'
+
+
 def digest(*values: str | bytes) -> str:
     """SHA-256 over the values (each length-prefixed, so concatenations cannot collide)."""
     h = hashlib.sha256()

@@ -81,17 +81,14 @@ def _fix_single_html(index: Path) -> None:
 
 def render_pdf(html: Path, pdf: Path) -> None:
     """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
+    from blackpoker.fsutil import write_atomic
     from blackpoker.pdfparts import layout
 
-    document = layout(html.read_text(encoding="utf-8"), html.parent.resolve().as_uri() + "/")
-    pdf.parent.mkdir(parents=True, exist_ok=True)
-    tmp = pdf.with_name(f".{pdf.name}.tmp")
-    document.write_pdf(tmp)
-    relative_links(tmp, html.parent.resolve().as_uri() + "/")
-    tmp.replace(pdf)
+    base = html.parent.resolve().as_uri() + "/"
+    write_atomic(pdf, relative_links(layout(html.read_text(encoding="utf-8"), base).write_pdf(), base))
 
 
-def relative_links(pdf: Path, base: str) -> None:
+def relative_links(pdf: bytes, base: str) -> bytes:
     """WeasyPrint writes links to the site's other files as absolute file:// URIs into the work folder.
 
     Make them relative to the site root (where the book PDF is published), so they work beside the PDF
@@ -100,7 +97,7 @@ def relative_links(pdf: Path, base: str) -> None:
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import NameObject, TextStringObject
 
-    writer = PdfWriter(clone_from=PdfReader(pdf))
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
     changed = False
     for page in writer.pages:
         for annot in page.get("/Annots") or []:
@@ -109,9 +106,11 @@ def relative_links(pdf: Path, base: str) -> None:
             if isinstance(uri, str) and uri.startswith(base):
                 action.get_object()[NameObject("/URI")] = TextStringObject(uri[len(base):])
                 changed = True
-    if changed:
-        with open(pdf, "wb") as f:
-            writer.write(f)
+    if not changed:
+        return pdf
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None) -> None:

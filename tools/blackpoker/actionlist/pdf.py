@@ -22,12 +22,12 @@ import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from blackpoker.actionlist.render import STATIC_DIR, make_environment, page_context
 from blackpoker.actionlist.view import EntryView, Group, ListPage, Section, list_pages
 from blackpoker.impose import impose
-from blackpoker.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, process_pool, results
+from blackpoker.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
 from blackpoker.model import Rules
 from blackpoker.pdfparts import Part, PartCache, Stamp, digest, engine_version, join, layout, part_key, render_part
 
@@ -115,11 +115,6 @@ def _assemble(frame: Part, stamps: list[Stamp], a5: Path, two_up: Path, booklet:
 
 # --- building -----------------------------------------------------------------------------------------
 
-def _done(value: Any) -> "Future[Any]":
-    future: Future[Any] = Future()
-    future.set_result(value)
-    return future
-
 
 @dataclass(frozen=True)
 class Variant:
@@ -151,7 +146,7 @@ class ListsBuilder:
         key = part_key(kind, html, self.salt)
         self.used.append(key)
         cached = self.cache.get(key)
-        return _done(cached) if cached is not None else self.runner.submit(
+        return done(cached) if cached is not None else self.runner.submit(
             _render, html, str(self.cache.dir), key, priority=priority)
 
     def variants(self) -> tuple[dict[tuple[str, str], Variant], dict[str, list[str]]]:

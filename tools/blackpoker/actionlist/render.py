@@ -12,6 +12,7 @@ from markupsafe import Markup
 from blackpoker.actionlist.text import InlineMarkup
 from blackpoker.actionlist.view import ListPage
 from blackpoker.model import Rules, TextList
+from blackpoker.pdfparts import css_string
 from blackpoker.paths import TEMPLATES
 
 TEMPLATE_DIR = TEMPLATES / "actionlist"
@@ -30,15 +31,9 @@ def make_environment(rules: Rules) -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["rich"] = InlineMarkup(rules.labels)
-    env.filters["css_string"] = css_string
+    env.filters["css_string"] = lambda text: Markup(css_string(text))
     env.tests["textlist"] = lambda block: isinstance(block, TextList)
     return env
-
-
-def css_string(text: str) -> Markup:
-    """A CSS string literal (double-quoted, escaped), safe to put into a <style> element."""
-    escaped = "".join(c if c.isalnum() or c in " ・()[].,-/_:" or ord(c) > 0x7f else f"\\{ord(c):06x}" for c in text)
-    return Markup(f'"{escaped}"')
 
 
 def _refs(rules: Rules, page: ListPage) -> dict[str, Any]:
