@@ -1,20 +1,23 @@
 """PDFs made of separately rendered, cached parts: render a part, keep it by content hash, join the parts.
 
-WeasyPrint lays out a document in one go, so an edit anywhere costs the whole document. The books and
-lists here are therefore rendered as parts (an action list page, a rulebook chapter) that are cached under
-the SHA-256 of everything they show, and joined with pypdf:
+WeasyPrint lays out a document in one go, so an edit anywhere costs the whole document. The book and the
+action lists are therefore made of parts (a book chapter; a section's action-list entries; a list's frame)
+cached under the SHA-256 of everything they show (HTML, CSS, engine versions), and joined with pypdf:
 
 * links between parts keep working: a part gets an invisible stand-in for every anchor it links to but does
   not contain, so WeasyPrint keeps the link (a named destination); the joined PDF then names the real ones;
 * the outline (bookmarks) and the named destinations are rebuilt from what WeasyPrint reported per part;
-* page numbers are not in the parts at all: a "folio" document of empty pages carrying only the numbers is
-  stamped on, so a part stays valid when the pages before it change in number.
+* a page of another part can be stamped onto a page, as a Form XObject (content is not parsed), with its
+  links, bookmarks and anchors: the book's page numbers come from a "folio" document of numbered empty
+  pages (so a chapter does not depend on how many pages precede it), the action lists' entries are
+  stamped into the boxes their frame keeps for them.
 
-All coordinates kept here are PDF points from the bottom-left corner of the page, as WeasyPrint writes them.
+Coordinates kept here are PDF points from the bottom-left corner of the page, as WeasyPrint writes them.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -68,9 +71,6 @@ class PartInfo:
         return cls(data["pages"], tuple(Anchor(**a) for a in data["anchors"]),
                    tuple(Bookmark(**b) for b in data["bookmarks"]))
 
-    def page_of(self, anchor: str) -> int | None:
-        return next((a.page for a in self.anchors if a.name == anchor), None)
-
 
 @dataclass(frozen=True)
 class Part:
@@ -101,10 +101,23 @@ def part_key(kind: str, *values: str | bytes) -> str:
     return f"{kind}-{digest(kind, *values)}"
 
 
+FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.fonts", "~/.local/share/fonts")
+
+
+@functools.lru_cache(maxsize=1)
 def engine_version() -> str:
-    """Versions that change the bytes of a rendered part (the fonts are the machine's: pinned by Debian)."""
+    """What changes the bytes of a rendered part besides its content: versions, and the installed fonts."""
+    import os
     from importlib.metadata import version
-    return f"{RECIPE} weasyprint {version('weasyprint')} pypdf {version('pypdf')}"
+
+    fonts = hashlib.sha256()
+    for folder in FONT_DIRS:
+        for root, dirs, files in os.walk(os.path.expanduser(folder)):
+            dirs.sort()
+            for name in sorted(files):
+                stat = os.stat(os.path.join(root, name))
+                fonts.update(f"{root}/{name} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    return f"{RECIPE} weasyprint {version('weasyprint')} pypdf {version('pypdf')} fonts {fonts.hexdigest()}"
 
 
 class PartCache:
