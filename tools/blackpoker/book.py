@@ -130,8 +130,8 @@ class BookBuilder:
         return done(cached) if cached is not None else self.runner.submit(
             _render, html, self.base_url, str(self.cache.dir), key, priority=priority)
 
-    def build(self, target: Path) -> PartInfo:
-        """Write the book to ``target``; returns where its anchors and bookmarks are."""
+    def build(self, target: Path, booklet: Path | None = None) -> PartInfo:
+        """Write the book to ``target`` (and its ``booklet``); returns where its anchors and bookmarks are."""
         source = self.source
         index_names = [name for name, text in source.chapters if "bp-index-list" in text]
         plain = [(name, text) for name, text in source.chapters if name not in index_names]
@@ -171,7 +171,7 @@ class BookBuilder:
         folio = folio_future.result()
         if folio.info.pages < sum(p.info.pages for p in parts):
             raise RuntimeError(f"the index takes more than {FOLIO_SPARE} pages; raise FOLIO_SPARE")
-        return self.runner.submit(join_book, parts, target, folio, front.info.pages, priority=URGENT).result()
+        return self.runner.submit(join_book, parts, target, folio, front.info.pages, booklet, priority=URGENT).result()
 
     def folio_html(self, pages: int) -> str:
         """Empty pages with only their numbers, laid out by the book's own stylesheets."""
@@ -180,7 +180,8 @@ class BookBuilder:
         return f"{head}<style>{FOLIO_CSS}</style></head><body>{body}</body></html>"
 
 
-def join_book(parts: list[Part], target: Path, folio: Part, front_pages: int) -> PartInfo:
+def join_book(parts: list[Part], target: Path, folio: Part, front_pages: int, booklet: Path | None) -> PartInfo:
     """The book: front part, chapters, index; numbered by the folio after the front part (in a worker)."""
     total = sum(p.info.pages for p in parts)
-    return join(parts, target, stamps=[Stamp(n, folio, n, 0.0, 0.0) for n in range(front_pages, total)])
+    return join(parts, target, stamps=[Stamp(n, folio, n, 0.0, 0.0) for n in range(front_pages, total)],
+                impositions=[(booklet, "booklet")] if booklet is not None else ())

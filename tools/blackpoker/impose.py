@@ -59,10 +59,15 @@ def as_xobject(writer: PdfWriter, page: PageObject) -> IndirectObject:
 
 def impose(source: Path, target: Path, sides: Sequence[Side] | None = None, *, mode: str = "booklet") -> list[Side]:
     """Write ``target`` with the pages of ``source`` laid out two per sheet side; returns the layout used."""
-    reader = PdfReader(source)
-    pages = list(reader.pages)
+    pages = list(PdfReader(source).pages)
     if not pages:
         raise ValueError(f"{source} has no pages")
+    return impose_pages(pages, target, sides, mode=mode)
+
+
+def impose_pages(pages: Sequence[PageObject], target: Path, sides: Sequence[Side] | None = None, *,
+                 mode: str = "booklet") -> list[Side]:
+    """Like :func:`impose`, from pages already in memory (those of a PDF just joined: no parsing again)."""
     width, height = float(pages[0].mediabox.width), float(pages[0].mediabox.height)
     if sides is None:
         sides = booklet_order(len(pages)) if mode == "booklet" else two_up_order(len(pages))

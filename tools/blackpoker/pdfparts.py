@@ -260,12 +260,14 @@ class Stamp:
     prefix: str = ""
 
 
-def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), metadata_from: int = 0) -> PartInfo:
+def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), metadata_from: int = 0,
+         impositions: Sequence[tuple[Path, str]] = ()) -> PartInfo:
     """Write the parts' pages in order into ``target``, with one outline and one set of named destinations.
 
     ``stamps`` are drawn over the joined pages (page numbers from a folio, entries into their boxes). The
-    document information (title, author, language) is the one of part ``metadata_from``. Returns the
-    joined document's anchors and bookmarks.
+    document information (title, author, language) is the one of part ``metadata_from``. Each of
+    ``impositions`` (file, "2up" or "booklet") is written from the joined pages too. Returns the joined
+    document's anchors and bookmarks.
     """
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DictionaryObject, Fit, FloatObject, NameObject, NumberObject, TextStringObject
@@ -325,6 +327,10 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
     with open(tmp, "wb") as f:
         writer.write(f)
     tmp.replace(target)
+    if impositions:
+        from blackpoker.impose import impose_pages
+        for imposed, mode in impositions:
+            impose_pages(list(writer.pages), imposed, mode=mode)
     return PartInfo(offset, tuple(anchors), tuple(bookmarks))
 
 

@@ -173,8 +173,7 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
         written = [out_dir / "index.html"]
         if pdf:
             book = BookBuilder(work_dir / "single" / "index.html", runner, cache or PartCache(work_dir / "parts"))
-            book.build(out_dir / PDF_NAME)
-            runner.submit(impose_file, out_dir / PDF_NAME, out_dir / BOOKLET_NAME, "booklet", priority=URGENT).result()
+            book.build(out_dir / PDF_NAME, out_dir / BOOKLET_NAME)
             if used is not None:
                 used.extend(book.used)
             written += [out_dir / PDF_NAME, out_dir / BOOKLET_NAME]
@@ -187,8 +186,3 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
             own_pool.shutdown()
         if temp is not None:
             temp.cleanup()
-
-
-def impose_file(source: Path, target: Path, mode: str) -> None:
-    from blackpoker.impose import impose
-    impose(source, target, mode=mode)

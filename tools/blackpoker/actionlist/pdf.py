@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 
 from blackpoker.actionlist.render import STATIC_DIR, make_environment, page_context
 from blackpoker.actionlist.view import EntryView, Group, ListPage, Section, list_pages
-from blackpoker.impose import impose
 from blackpoker.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
 from blackpoker.model import Rules
 from blackpoker.pdfparts import Part, PartCache, Stamp, digest, engine_version, join, layout, part_key, render_part
@@ -108,9 +107,7 @@ def _render(html: str, cache_dir: str, key: str) -> Part:
 
 
 def _assemble(frame: Part, stamps: list[Stamp], a5: Path, two_up: Path, booklet: Path) -> None:
-    join([frame], a5, stamps=stamps)
-    impose(a5, two_up, mode="2up")
-    impose(a5, booklet, mode="booklet")
+    join([frame], a5, stamps=stamps, impositions=[(two_up, "2up"), (booklet, "booklet")])
 
 
 # --- building -----------------------------------------------------------------------------------------
