@@ -112,6 +112,22 @@ def _assemble(frame: Part, stamps: list[Stamp], a5: Path, two_up: Path, booklet:
 
 # --- building -----------------------------------------------------------------------------------------
 
+def _renamed(html: str, n: int) -> str:
+    """Entry ``n`` of a batch: its own id (the first) becomes ``bpv<n>``, any other id ``bpv<n>.<id>``.
+
+    The same entry can be in a batch twice (two lists' versions), and ids must be unique for WeasyPrint
+    to report where each one is; the prefix is cut again when the entry is stamped into a list.
+    """
+    first = True
+
+    def rename(match: "re.Match[str]") -> str:
+        nonlocal first
+        new = f'id="bpv{n}"' if first else f'id="bpv{n}.{match.group(1)}"'
+        first = False
+        return new
+    return _ID.sub(rename, html)
+
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -164,13 +180,9 @@ class ListsBuilder:
         return found, batches
 
     def batch_html(self, members: list[str]) -> str:
-        """The entries of one section, one per page; the ids become ``bpv<n>`` (the entry) and ``bpv<n>.<id>``."""
-        out = [self.head.render(css=ENTRIES_CSS)]
-        for n, html in enumerate(members):
-            ids = iter(range(1_000_000))
-            renamed = _ID.sub(lambda m: f'id="bpv{n}"' if next(ids) == 0 else f'id="bpv{n}.{m.group(1)}"', html)
-            out.append(f'<div class="bp-one">{renamed}</div>')
-        return "".join(out) + "</body></html>"
+        """The entries of one section, one per page, their ids made unique (see :func:`_renamed`)."""
+        pages = "".join(f'<div class="bp-one">{_renamed(html, n)}</div>' for n, html in enumerate(members))
+        return self.head.render(css=ENTRIES_CSS) + pages + "</body></html>"
 
     def build(self, out_dir: Path) -> list[Path]:
         """Write every list's A5, 2-up and booklet PDFs; returns them in list order."""
@@ -179,8 +191,8 @@ class ListsBuilder:
         futures = {name: self._part(f"entries-{name}", self.batch_html(htmls), SOON) for name, htmls in members.items()}
         batches = {name: future.result() for name, future in futures.items()}
         with ThreadPoolExecutor(max_workers=len(self.pages)) as threads:
-            done = [threads.submit(self.build_list, page, out_dir, variants, batches) for page in self.pages]
-            return [path for paths in results(done) for path in paths]
+            lists = [threads.submit(self.build_list, page, out_dir, variants, batches) for page in self.pages]
+            return [path for paths in results(lists) for path in paths]
 
     def build_list(self, page: ListPage, out_dir: Path, variants: dict[tuple[str, str], Variant],
                    batches: dict[str, Part]) -> list[Path]:
