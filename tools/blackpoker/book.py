@@ -110,7 +110,6 @@ def _render(html: str, base_url: str, cache_dir: str, key: str) -> Part:
     return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url), info)
 
 
-
 class BookBuilder:
     """Renders the book's parts through a runner (cached by content) and joins them."""
 
