@@ -174,3 +174,19 @@ def test_entries_are_never_split_and_headings_keep_their_first_entry(rules: Rule
     for section in page.sections:
         for group in section.groups:
             assert pages_of[f"{group.anchor}-title"] == pages_of[group.entries[0].anchor], group.title
+
+
+# ---- the lists are put together from separately rendered entries: they must look like one document ----
+
+@needs_poppler
+@pytest.mark.parametrize("key", ["lite", "all"])
+def test_built_lists_look_exactly_like_one_document(rules: Rules, built: tuple[Path, list[Path]], key: str,
+                                                    tmp_path: Path) -> None:
+    from pdfsame import pages_that_differ, structure
+
+    page = next(p for p in list_pages(rules) if p.key == key)
+    reference = tmp_path / f"{key}.pdf"
+    render_documents(rules, (page,))[key].write_pdf(reference)
+    a5 = pdf_paths(built[0], page)[0]
+    assert pages_that_differ(reference, a5) == []
+    assert structure(a5) == structure(reference)

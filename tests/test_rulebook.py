@@ -32,11 +32,17 @@ def rules() -> Rules:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One full build (HTML, PDF, booklet) for the whole session; -W: any warning fails it."""
+def built_rulebook(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """One full build (HTML, PDF, booklet) for the whole session; -W: any warning fails it. (site, work)"""
     out = tmp_path_factory.mktemp("rulebook") / "site"
-    build_rulebook(DEFINITIONS, out, pdf=True, work_dir=tmp_path_factory.mktemp("rulebook-work"))
-    return out
+    work = tmp_path_factory.mktemp("rulebook-work")
+    build_rulebook(DEFINITIONS, out, pdf=True, work_dir=work)
+    return out, work
+
+
+@pytest.fixture(scope="session")
+def site(built_rulebook: tuple[Path, Path]) -> Path:
+    return built_rulebook[0]
 
 
 def page(site: Path, name: str) -> str:
@@ -327,3 +333,19 @@ def test_pdf_links_are_relative_and_do_not_depend_on_the_build_folder(site: Path
                 uris.append(str(action.get_object()["/URI"]))
     assert "blackpoker-booklet.pdf" in uris and "actionlist/pdf/blackpoker-all.pdf" in uris
     assert not [u for u in uris if u.startswith("file:") or u.startswith("/")]
+
+
+@pytest.mark.slow
+def test_book_from_chapters_looks_exactly_like_the_single_page_as_one_document(
+        built_rulebook: tuple[Path, Path], tmp_path: Path) -> None:
+    """The book is rendered chapter by chapter and joined; it must equal WeasyPrint's one-document rendering:
+    the same pages, outline, named destinations, links (incl. those across chapters) and page numbers."""
+    from pdfsame import pages_that_differ, structure
+
+    from blackpoker.rulebook import render_pdf
+
+    site, work = built_rulebook
+    reference = tmp_path / "reference.pdf"
+    render_pdf(work / "single" / "index.html", reference)
+    assert pages_that_differ(reference, site / PDF_NAME, dpi=30) == []
+    assert structure(site / PDF_NAME) == structure(reference)

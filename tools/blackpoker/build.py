@@ -1,25 +1,35 @@
 """``blackpoker build``: every output into one folder, atomically.
 
-The definitions are loaded and checked first; then independent steps (JSON export, action lists, rulebook,
-verified examples) render into a staging folder beside the output, in parallel processes. Only when every
-step succeeded does the staging folder replace the output folder, so a failed build leaves the previous
-site exactly as it was.
+The definitions are loaded and checked first; then the steps (JSON export, verified scenarios, action
+lists, rulebook) render into folders beside the output. All heavy work goes to one pool of worker
+processes, one per core: the simple steps are one job each; the action lists and the rulebook are run
+from threads here and hand their pieces (Sphinx builds, pages, chapters) to the same pool, so both cores
+stay busy until the end. Only when every step succeeded does the staging folder replace the output
+folder, so a failed build leaves the previous site exactly as it was.
+
+Two caches make rebuilds cheap (both under ``<out>/../.cache``, keyed by content):
+* ``steps``: a step whose inputs did not change is copied, not run;
+* ``parts``: rendered PDF pages and chapters (see pdfparts), so an edit re-renders only what shows it.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from blackpoker.cache import StepCache, fingerprint
 from blackpoker.errors import DefinitionErrors
 from blackpoker.loader import load_rules
 from blackpoker.paths import ROOT
+
+if TYPE_CHECKING:
+    from blackpoker.jobs import Scheduler
 
 
 class BuildError(Exception):
@@ -32,20 +42,33 @@ class StepResult:
     files: tuple[Path, ...]
     seconds: float
     detail: str = ""
+    parts: tuple[str, ...] = ()  # part-cache keys the step used
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a pipeline step gets besides its definitions and folder: the shared pool and caches."""
+
+    runner: "Scheduler"
+    parts: Path  # the part cache's folder
+    work: Path  # where steps keep state between builds (the rulebook's Sphinx environment)
 
 
 @dataclass(frozen=True)
 class Step:
-    """One independent part of the build: ``run(definitions, staging) -> (files, detail)``.
+    """One independent part of the build.
 
-    ``inputs`` are the project folders the step reads besides the definitions and the code; together they
-    key the step's cache entry.
+    ``run(definitions, step_dir) -> (files, detail)`` runs as one job in a worker process; or
+    ``pipeline(definitions, step_dir, context) -> (files, detail, part keys)`` runs in a thread here and
+    sends its own jobs to the pool. ``inputs`` are the project folders the step reads besides the
+    definitions and the code; together they key the step's cache entry.
     """
 
     name: str
     title: str  # shown in the progress display
-    run: Callable[[Path, Path], tuple[list[Path], str]]
+    run: Callable[[Path, Path], tuple[list[Path], str]] | None = None
     inputs: tuple[str, ...] = ()
+    pipeline: Callable[[Path, Path, Context], tuple[list[Path], str, list[str]]] | None = None
 
 
 def _export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -56,17 +79,24 @@ def _export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     return [target], ""
 
 
-def _actionlists(definitions: Path, staging: Path) -> tuple[list[Path], str]:
-    from blackpoker.actionlist import build_actionlists
-    files = build_actionlists(load_rules(definitions), staging)
-    return files, _pdf_pages(files)
+def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
+    from blackpoker.actionlist import build_html
+    from blackpoker.actionlist.pdf import build_pdfs
+    from blackpoker.pdfparts import PartCache
+    rules = load_rules(definitions)
+    used: list[str] = []
+    files = build_html(rules, staging) + build_pdfs(rules, staging, runner=context.runner,
+                                                    cache=PartCache(context.parts), used=used)
+    return files, _pdf_pages(files), used
 
 
-def _rulebook(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
+    from blackpoker.pdfparts import PartCache
     from blackpoker.rulebook import build_rulebook
-    work = staging.parent / ".cache" / "rulebook-work"  # beside the output; Sphinx reuses its environment
-    files = build_rulebook(definitions, staging, pdf=True, work_dir=work)
-    return files, _pdf_pages(files)
+    used: list[str] = []
+    files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook-work",
+                           runner=context.runner, cache=PartCache(context.parts), used=used)
+    return files, _pdf_pages(files), used
 
 
 def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -95,10 +125,10 @@ def _pdf_pages(files: list[Path]) -> str:
 STEPS: tuple[Step, ...] = (
     Step("export", "JSON export", _export),
     Step("scenarios", "verified scenarios", _scenarios, ("tools/blackpoker/sim", "scenarios")),
-    Step("actionlists", "action lists (HTML + PDF)", _actionlists,
-         ("tools/blackpoker/actionlist", "templates/actionlist")),
-    Step("rulebook", "rulebook (HTML + PDF + booklet)", _rulebook,
-         ("tools/blackpoker/sphinxext", "tools/blackpoker/sim", "source", "scenarios")),
+    Step("actionlists", "action lists (HTML + PDF)", inputs=("tools/blackpoker/actionlist", "templates/actionlist"),
+         pipeline=_actionlists),
+    Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=(
+        "tools/blackpoker/sphinxext", "tools/blackpoker/sim", "source", "scenarios"), pipeline=_rulebook),
 )
 CODE = ("schemas", "pyproject.toml")  # plus the package's top-level modules (the shared core)
 
@@ -111,15 +141,25 @@ def step_key(step: Step, definitions: Path) -> str:
 
 
 def _run_step(step_name: str, definitions: str, step_dir: str) -> StepResult:
-    """Runs in a worker process, rendering into the step's own folder; returns paths relative to it."""
-    import logging
-    logging.getLogger("weasyprint").setLevel(logging.WARNING)  # its progress lines are noise here
+    """A simple step, in a worker process, rendering into the step's own folder; paths relative to it."""
     step = next(s for s in STEPS if s.name == step_name)
+    assert step.run is not None
     start = time.perf_counter()
     root = Path(step_dir)
     _files, detail = step.run(Path(definitions), root)
-    written = tuple(sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file()))
-    return StepResult(step.name, written, time.perf_counter() - start, detail)
+    return StepResult(step.name, _written(root), time.perf_counter() - start, detail)
+
+
+def _run_pipeline(step: Step, definitions: Path, step_dir: Path, context: Context) -> StepResult:
+    """A pipeline step, in a thread of this process."""
+    assert step.pipeline is not None
+    start = time.perf_counter()
+    _files, detail, parts = step.pipeline(definitions, step_dir, context)
+    return StepResult(step.name, _written(step_dir), time.perf_counter() - start, detail, tuple(sorted(set(parts))))
+
+
+def _written(root: Path) -> tuple[Path, ...]:
+    return tuple(sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file()))
 
 
 def _merge(step_dir: Path, staging: Path, files: tuple[Path, ...]) -> list[Path]:
@@ -149,18 +189,22 @@ class BuildReport:
 def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
           jobs: int | None = None, cache_dir: Path | None = None) -> BuildReport:
     """Build everything from ``definitions`` into ``out``; raise BuildError or DefinitionErrors on failure."""
+    from blackpoker.jobs import NORMAL, Scheduler, default_workers, process_pool
+
     start = time.perf_counter()
     rules = load_rules(definitions)  # fail fast, before any file is touched
     progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions")
 
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
+    cache_root = cache_dir or out.parent / ".cache"
     staging = out.parent / f".{out.name}.staging"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
     report = BuildReport(out)
     failures: list[str] = []
-    cache = StepCache(cache_dir or out.parent / ".cache" / "steps")
+    cache = StepCache(cache_root / "steps")
+    kept_parts: set[str] = set()
     try:
         pending: list[tuple[Step, str]] = []
         for step in STEPS:
@@ -170,41 +214,73 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
             if restored is None:
                 pending.append((step, key))
                 continue
+            kept_parts.update(cache.parts(step.name))
             report.results.append(StepResult(step.name, tuple(restored), time.perf_counter() - t0, "unchanged"))
             progress(f"  = {step.title}: unchanged, {len(restored)} files reused")
-        workers = jobs or min(max(len(pending), 1), os.cpu_count() or 1)
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures: dict[Future[StepResult], tuple[Step, str]] = {}
-            for step, key in pending:
-                progress(f"  … {step.title}")
-                step_dir = out.parent / f".{out.name}.step-{step.name}"
-                shutil.rmtree(step_dir, ignore_errors=True)
-                step_dir.mkdir()
-                futures[pool.submit(_run_step, step.name, str(definitions.resolve()), str(step_dir))] = (step, key)
-            for future, (step, key) in futures.items():
-                try:
-                    result = future.result()
-                except DefinitionErrors as exc:
-                    failures.append(f"{step.title}: definitions:\n{exc}")
-                    continue
-                except Exception as exc:  # noqa: BLE001 - reported, the build fails as a whole
-                    failures.append(f"{step.title}: {type(exc).__name__}: {exc}")
-                    continue
-                step_dir = out.parent / f".{out.name}.step-{step.name}"
-                files = _merge(step_dir, staging, result.files)
-                cache.store(step.name, key, staging, files)
-                report.results.append(result)
-                what = ", ".join(x for x in (f"{len(result.files)} files" if result.files else "", result.detail) if x)
-                progress(f"  ✓ {step.title}: {what} ({result.seconds:.1f} s)")
+        if pending:
+            workers = jobs or default_workers()
+            pool = process_pool(workers)  # before any thread starts: the workers are forked
+            scheduler = Scheduler(pool, workers)
+            context = Context(scheduler, cache_root / "parts", cache_root)
+            lock = threading.Lock()
+            try:
+                futures: dict[Future[StepResult], tuple[Step, str]] = {}
+                threads = []
+                for step, key in pending:
+                    progress(f"  … {step.title}")
+                    step_dir = out.parent / f".{out.name}.step-{step.name}"
+                    shutil.rmtree(step_dir, ignore_errors=True)
+                    step_dir.mkdir()
+                    if step.pipeline is not None:
+                        future: Future[StepResult] = Future()
+                        thread = threading.Thread(target=_in_thread, daemon=True,
+                                                  args=(future, _run_pipeline, step, definitions.resolve(), step_dir, context))
+                        thread.start()
+                        threads.append(thread)
+                    else:
+                        future = scheduler.submit(_run_step, step.name, str(definitions.resolve()), str(step_dir),
+                                                  priority=NORMAL)
+                    futures[future] = (step, key)
+                for future, (step, key) in futures.items():
+                    try:
+                        result = future.result()
+                    except DefinitionErrors as exc:
+                        failures.append(f"{step.title}: definitions:\n{exc}")
+                        continue
+                    except Exception as exc:  # noqa: BLE001 - reported, the build fails as a whole
+                        failures.append(f"{step.title}: {type(exc).__name__}: {exc}")
+                        continue
+                    step_dir = out.parent / f".{out.name}.step-{step.name}"
+                    with lock:
+                        files = _merge(step_dir, staging, result.files)
+                        cache.store(step.name, key, staging, files, result.parts)
+                    kept_parts.update(result.parts)
+                    report.results.append(result)
+                    what = ", ".join(x for x in (f"{len(result.files)} files" if result.files else "", result.detail) if x)
+                    progress(f"  ✓ {step.title}: {what} ({result.seconds:.1f} s)")
+                for thread in threads:
+                    thread.join()
+            finally:
+                pool.shutdown(cancel_futures=True)
         if failures:
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
         _swap(staging, out)
+        if pending:
+            from blackpoker.pdfparts import PartCache
+            PartCache(cache_root / "parts").retain(kept_parts)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         for step in STEPS:
             shutil.rmtree(out.parent / f".{out.name}.step-{step.name}", ignore_errors=True)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _in_thread(future: "Future[StepResult]", fn: Callable[..., StepResult], *args: object) -> None:
+    try:
+        future.set_result(fn(*args))
+    except BaseException as exc:  # noqa: BLE001 - handed to the waiting build
+        future.set_exception(exc)
 
 
 def _swap(staging: Path, out: Path) -> None:

@@ -45,6 +45,11 @@ class StepCache:
     def __init__(self, cache_dir: Path) -> None:
         self.dir = cache_dir
 
+    def parts(self, step: str) -> list[str]:
+        """The part-cache keys the stored output of ``step`` was made from (kept while it is current)."""
+        path = self.dir / step / "parts"
+        return path.read_text(encoding="utf-8").split() if path.is_file() else []
+
     def restore(self, step: str, key: str, site: Path) -> list[Path] | None:
         """Put the cached files of ``step`` into ``site`` if they were made with ``key``; else None."""
         entry = self.dir / step
@@ -59,13 +64,14 @@ class StepCache:
             files.append(target)
         return files
 
-    def store(self, step: str, key: str, site: Path, files: Iterable[Path]) -> None:
-        """Remember ``files`` (inside ``site``) as the output of ``step`` for ``key``."""
+    def store(self, step: str, key: str, site: Path, files: Iterable[Path], parts: Iterable[str] = ()) -> None:
+        """Remember ``files`` (inside ``site``) as the output of ``step`` for ``key``, made from ``parts``."""
         entry = self.dir / step
         fresh = self.dir / f".{step}.new"
         shutil.rmtree(fresh, ignore_errors=True)
         for path in files:
             _link_or_copy(path, fresh / "files" / path.relative_to(site))
+        write_atomic(fresh / "parts", "\n".join(parts))
         write_atomic(fresh / "key", key)
         shutil.rmtree(entry, ignore_errors=True)
         fresh.rename(entry)

@@ -42,3 +42,6 @@ class DefinitionErrors(Exception):
     def __init__(self, errors: Iterable[DefinitionError]) -> None:
         self.errors: tuple[DefinitionError, ...] = tuple(sorted(set(errors)))
         super().__init__("\n".join(str(e) for e in self.errors))
+
+    def __reduce__(self):  # type: ignore[no-untyped-def] - raised in build workers, re-raised here
+        return (DefinitionErrors, (self.errors,))

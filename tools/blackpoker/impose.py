@@ -41,7 +41,7 @@ def booklet_order(n: int) -> list[Side]:
     return sides
 
 
-def _as_xobject(writer: PdfWriter, page: PageObject) -> IndirectObject:
+def as_xobject(writer: PdfWriter, page: PageObject) -> IndirectObject:
     contents = page.get_contents()
     data = contents.get_data() if contents is not None else b""
     xobject = StreamObject()
@@ -59,10 +59,15 @@ def _as_xobject(writer: PdfWriter, page: PageObject) -> IndirectObject:
 
 def impose(source: Path, target: Path, sides: Sequence[Side] | None = None, *, mode: str = "booklet") -> list[Side]:
     """Write ``target`` with the pages of ``source`` laid out two per sheet side; returns the layout used."""
-    reader = PdfReader(source)
-    pages = list(reader.pages)
+    pages = list(PdfReader(source).pages)
     if not pages:
         raise ValueError(f"{source} has no pages")
+    return impose_pages(pages, target, sides, mode=mode)
+
+
+def impose_pages(pages: Sequence[PageObject], target: Path, sides: Sequence[Side] | None = None, *,
+                 mode: str = "booklet") -> list[Side]:
+    """Like :func:`impose`, from pages already in memory (those of a PDF just joined: no parsing again)."""
     width, height = float(pages[0].mediabox.width), float(pages[0].mediabox.height)
     if sides is None:
         sides = booklet_order(len(pages)) if mode == "booklet" else two_up_order(len(pages))
@@ -76,7 +81,7 @@ def impose(source: Path, target: Path, sides: Sequence[Side] | None = None, *, m
             if index is None:
                 continue
             if index not in cache:
-                cache[index] = _as_xobject(writer, pages[index])
+                cache[index] = as_xobject(writer, pages[index])
             box = pages[index].mediabox
             name = f"/P{slot}"
             xobjects[NameObject(name)] = cache[index]

@@ -1,26 +1,32 @@
 """Build the rulebook: the HTML site (furo), then the book PDF (singlehtml + basic theme → WeasyPrint, A5)
 and its saddle-stitch booklet (imposition).
 
-Sphinx runs in-process with warnings as errors; every warning is collected and reported together.
-Doctrees live in ``work_dir`` so the output tree is reproducible (toolchain notes §6).
+Sphinx runs with warnings as errors; every warning is collected and reported together. Its environment is
+kept in ``work_dir`` between builds, so only documents whose inputs changed are read again (the
+extension checks their content, not only their times) and only pages that changed are written again; a
+change of the code, the Sphinx configuration, the templates or the example scenarios starts afresh. The
+book is rendered chapter by chapter as cached parts (see book.py).
 """
 
 from __future__ import annotations
 
 import io
-import logging
 import re
 import shutil
 import tempfile
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from blackpoker.cache import fingerprint
 from blackpoker.errors import DefinitionErrors
-from blackpoker.paths import SOURCE
+from blackpoker.jobs import NORMAL, URGENT, Inline, Runner, Scheduler, default_workers, process_pool
+from blackpoker.paths import ROOT, SOURCE
+from blackpoker.pdfparts import PartCache
 
 PDF_NAME = "blackpoker.pdf"
 BOOKLET_NAME = "blackpoker-booklet.pdf"
+# Inputs that a kept Sphinx environment cannot follow: a change here starts it afresh.
+ENVIRONMENT_INPUTS = ("tools/blackpoker", "source/conf.py", "source/_templates", "source/_static",
+                      "scenarios/examples", "pyproject.toml")
 
 
 class RulebookError(Exception):
@@ -31,15 +37,8 @@ class RulebookError(Exception):
         self.messages = messages
         super().__init__(f"the {builder} build failed:\n" + "\n".join(messages))
 
-
-@dataclass
-class Timings:
-    """Seconds per step of the last build (for `make bench` and the report)."""
-
-    steps: dict[str, float] = field(default_factory=dict)
-
-
-LAST_TIMINGS = Timings()
+    def __reduce__(self):  # type: ignore[no-untyped-def] - it crosses from a worker process
+        return (RulebookError, (self.builder, self.messages))
 
 
 def _sphinx(builder: str, source: Path, out: Path, doctrees: Path, definitions: Path,
@@ -54,8 +53,8 @@ def _sphinx(builder: str, source: Path, out: Path, doctrees: Path, definitions: 
     try:
         with patch_docutils(source), docutils_namespace():
             app = Sphinx(str(source), str(source), str(out), str(doctrees), builder, confoverrides=confoverrides,
-                         status=None, warning=warnings, freshenv=True, warningiserror=True)
-            app.build(force_all=True)
+                         status=None, warning=warnings, freshenv=False, warningiserror=True)
+            app.build()
     except DefinitionsFailed as exc:
         raise DefinitionErrors(exc.errors) from None
     except Exception as exc:  # Sphinx errors (SphinxError and friends) carry their own message
@@ -81,21 +80,15 @@ def _fix_single_html(index: Path) -> None:
 
 
 def render_pdf(html: Path, pdf: Path) -> None:
-    """WeasyPrint the book; its CSS warnings about basic.css are expected and not shown."""
-    import weasyprint
+    """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
+    from blackpoker.fsutil import write_atomic
+    from blackpoker.pdfparts import layout
 
-    for name in ("weasyprint", "weasyprint.progress"):
-        logging.getLogger(name).setLevel(logging.ERROR)
-    logging.getLogger("fontTools").setLevel(logging.ERROR)
-    document = weasyprint.HTML(filename=str(html)).render()
-    pdf.parent.mkdir(parents=True, exist_ok=True)
-    tmp = pdf.with_name(f".{pdf.name}.tmp")
-    document.write_pdf(tmp)
-    _relative_links(tmp, html.parent.resolve().as_uri() + "/")
-    tmp.replace(pdf)
+    base = html.parent.resolve().as_uri() + "/"
+    write_atomic(pdf, relative_links(layout(html.read_text(encoding="utf-8"), base).write_pdf(), base))
 
 
-def _relative_links(pdf: Path, base: str) -> None:
+def relative_links(pdf: bytes, base: str) -> bytes:
     """WeasyPrint writes links to the site's other files as absolute file:// URIs into the work folder.
 
     Make them relative to the site root (where the book PDF is published), so they work beside the PDF
@@ -104,7 +97,7 @@ def _relative_links(pdf: Path, base: str) -> None:
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import NameObject, TextStringObject
 
-    writer = PdfWriter(clone_from=PdfReader(pdf))
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
     changed = False
     for page in writer.pages:
         for annot in page.get("/Annots") or []:
@@ -113,49 +106,83 @@ def _relative_links(pdf: Path, base: str) -> None:
             if isinstance(uri, str) and uri.startswith(base):
                 action.get_object()[NameObject("/URI")] = TextStringObject(uri[len(base):])
                 changed = True
-    if changed:
-        with open(pdf, "wb") as f:
-            writer.write(f)
+    if not changed:
+        return pdf
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None) -> None:
+    """Keep the Sphinx environment in ``work_dir`` only if it was made from the same code and configuration."""
+    roots = [ROOT / p for p in ENVIRONMENT_INPUTS if (ROOT / p).exists()]
+    stamp = fingerprint(roots, str(source.resolve()), str(Path(definitions).resolve()), repr(sorted((overrides or {}).items())))
+    stamp_file = work_dir / "stamp"
+    if not stamp_file.is_file() or stamp_file.read_text(encoding="utf-8") != stamp:
+        shutil.rmtree(work_dir, ignore_errors=True)
+        work_dir.mkdir(parents=True)
+        stamp_file.write_text(stamp, encoding="utf-8")
+
+
+def sphinx_job(builder: str, definitions: Path, source: Path, work_dir: Path, overrides: dict[str, str] | None) -> None:
+    """One Sphinx build in the kept environment: ``html`` into work/html, ``singlehtml`` into work/single.
+
+    On any failure the kept environment is thrown away: the next build starts afresh.
+    """
+    try:
+        if builder == "singlehtml":
+            _sphinx("singlehtml", source, work_dir / "single", work_dir / "doctrees", definitions,
+                    {**(overrides or {}), "html_theme": "basic"})
+            _fix_single_html(work_dir / "single" / "index.html")
+        else:
+            _sphinx("html", source, work_dir / "html", work_dir / "doctrees", definitions, overrides)
+    except BaseException:
+        (work_dir / "stamp").unlink(missing_ok=True)
+        raise
 
 
 def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_dir: Path | None = None,
-                   source: Path = SOURCE, overrides: dict[str, str] | None = None) -> list[Path]:
+                   source: Path = SOURCE, overrides: dict[str, str] | None = None, runner: Runner | None = None,
+                   cache: PartCache | None = None, used: list[str] | None = None) -> list[Path]:
     """Build the site into ``out_dir`` (``index.html`` at its root) and, with ``pdf``, the book and booklet.
 
-    Raises :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError` when
-    Sphinx reports any warning. Returns the files written (site index, PDFs).
+    The Sphinx builds and the book's chapters run through ``runner`` (default: a pool made for the call,
+    one worker per core); the book reuses the parts in ``cache`` (default: a folder in ``work_dir``);
+    ``used`` receives the cache keys it used. Raises :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError`
+    when Sphinx reports any warning. Returns the files written (site index, PDFs).
     """
-    from blackpoker.impose import impose
+    from blackpoker.book import BookBuilder
 
     out_dir = Path(out_dir)
+    own_pool = None
+    if runner is None:
+        workers = default_workers()
+        own_pool = process_pool(workers) if workers > 1 else None
+        runner = Scheduler(own_pool, workers) if own_pool is not None else Inline()
     temp = None
     if work_dir is None:
         temp = tempfile.TemporaryDirectory(prefix="bp-rulebook-")
         work_dir = Path(temp.name)
     work_dir = Path(work_dir)
-    timings = LAST_TIMINGS.steps
-    timings.clear()
     try:
-        t = time.perf_counter()
-        _sphinx("html", source, out_dir, work_dir / "doctrees-html", Path(definitions), overrides)
-        shutil.rmtree(out_dir / ".doctrees", ignore_errors=True)
-        timings["html"] = time.perf_counter() - t
+        prepare_work(work_dir, definitions, source, overrides)
+        if pdf:  # first: the book's chapters wait for it; the web pages are written meanwhile
+            runner.submit(sphinx_job, "singlehtml", Path(definitions), source, work_dir, overrides,
+                          priority=URGENT + 1).result()
+        html = runner.submit(sphinx_job, "html", Path(definitions), source, work_dir, overrides, priority=NORMAL)
         written = [out_dir / "index.html"]
-        if not pdf:
-            return written
-        single = work_dir / "single"
-        t = time.perf_counter()
-        _sphinx("singlehtml", source, single, work_dir / "doctrees-single", Path(definitions),
-                {**(overrides or {}), "html_theme": "basic"})
-        _fix_single_html(single / "index.html")
-        timings["singlehtml"] = time.perf_counter() - t
-        t = time.perf_counter()
-        render_pdf(single / "index.html", out_dir / PDF_NAME)
-        timings["weasyprint"] = time.perf_counter() - t
-        t = time.perf_counter()
-        impose(out_dir / PDF_NAME, out_dir / BOOKLET_NAME, mode="booklet")
-        timings["booklet"] = time.perf_counter() - t
-        return [*written, out_dir / PDF_NAME, out_dir / BOOKLET_NAME]
+        if pdf:
+            book = BookBuilder(work_dir / "single" / "index.html", runner, cache or PartCache(work_dir / "parts"))
+            book.build(out_dir / PDF_NAME, out_dir / BOOKLET_NAME)
+            if used is not None:
+                used.extend(book.used)
+            written += [out_dir / PDF_NAME, out_dir / BOOKLET_NAME]
+        html.result()
+        # copied, not linked: Sphinx rewrites its files in place in later builds
+        shutil.copytree(work_dir / "html", out_dir, dirs_exist_ok=True)
+        return written
     finally:
+        if own_pool is not None:
+            own_pool.shutdown()
         if temp is not None:
             temp.cleanup()

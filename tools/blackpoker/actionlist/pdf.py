@@ -1,47 +1,95 @@
 """The PDF action lists: A5 portrait through WeasyPrint, then 2-up (A4 landscape) and saddle-stitch booklets.
 
-WeasyPrint is imported once per build. Layout dominates the time (dense Japanese text), so on a machine with
-several cores the five documents are laid out in forked workers that inherit that one import; elsewhere they
-are rendered one after the other with a shared font configuration.
+The same entry appears in up to five lists (207 places, 66 different entries), and editing one entry should
+not lay out whole lists again. So every entry is laid out once and the lists are put together from them:
+
+1. entries: each section's entries (all lists' versions of them) are one cached document with one entry
+   per page; that gives every entry's drawing and its exact height;
+2. frame: each list is laid out as one document in which every entry is an invisible box of that height:
+   cover, contents with page numbers, headings, running heads and page numbers are all real, and the page
+   breaks are the ones the entries would make (break-inside: avoid, headings kept with their first entry);
+3. the entries' drawings are stamped into their boxes (pdfparts.join), links, bookmarks and anchors included.
+
+An edit re-renders the entry's section (a few seconds on the core the book leaves free), plus the frames of
+the lists whose page breaks it moves. A test
+checks that the lists look exactly like the same list rendered as one document.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from concurrent.futures import ProcessPoolExecutor
+import re
+import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.actionlist.render import STATIC_DIR, make_environment, page_context
-from blackpoker.actionlist.view import ListPage, list_pages
-from blackpoker.fsutil import write_atomic
-from blackpoker.impose import impose
+from blackpoker.actionlist.view import EntryView, Group, ListPage, Section, list_pages
+from blackpoker.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
 from blackpoker.model import Rules
+from blackpoker.pdfparts import Part, PartCache, Stamp, digest, engine_version, join, layout, part_key, render_part
 
 if TYPE_CHECKING:
     from weasyprint.document import Document
 
 PDF_DIR = Path("actionlist") / "pdf"
+BASE_URL = str(STATIC_DIR) + "/"
+# Entries alone: one per page, as wide as on A5, no running heads or numbers.
+ENTRIES_CSS = ("@page { size: 148mm 3000mm; margin: 0 10mm; @top-left { content: none; } "
+               "@top-right { content: none; } @bottom-center { content: none; } } "
+               "@page :first { @top-left { content: none; } @top-right { content: none; } } "
+               ".bp-one { break-before: page; }")
+_ID = re.compile(r'\bid="([^"]+)"')
 
 
-def render_print_html(rules: Rules, page: ListPage) -> str:
-    """The print document of one list (its stylesheet is ``print.css`` beside the templates' assets)."""
+@dataclass(frozen=True)
+class GroupPart:
+    """The entries of one group in one print document; ``starts``: with the heading and first entry."""
+
+    group: Group
+    starts: bool
+    first_of_section: bool
+    entries: tuple[EntryView, ...]
+
+
+@dataclass(frozen=True)
+class SectionPart:
+    section: Section
+    starts: bool
+    groups: tuple[GroupPart, ...]
+
+
+@dataclass(frozen=True)
+class PrintDoc:
+    """What one print document shows (see templates/actionlist/print.html)."""
+
+    runs: tuple[SectionPart, ...] = ()
+    cover: bool = False
+    colophon: bool = False
+    toc_pages: dict[str, int] = field(default_factory=dict)
+    heights: dict[str, float] = field(default_factory=dict)
+    css: str = ""
+    running_literal: bool = False
+
+
+def whole(page: ListPage) -> tuple[SectionPart, ...]:
+    """Every section and group of a list, from its start."""
+    return tuple(SectionPart(s, True, tuple(GroupPart(g, True, i == 0, g.entries[1:]) for i, g in enumerate(s.groups)))
+                 for s in page.sections)
+
+
+def render_print_html(rules: Rules, page: ListPage, doc: PrintDoc | None = None) -> str:
+    """A print document of one list; by default the whole list (cover, entries, colophon) as one document."""
     env = make_environment(rules)
-    return env.get_template("print.html").render(page_context(rules, page, list_pages(rules)))
+    doc = doc or PrintDoc(whole(page), cover=True, colophon=True)
+    return env.get_template("print.html").render({**page_context(rules, page, list_pages(rules)), "doc": doc})
 
 
 def render_documents(rules: Rules, pages: tuple[ListPage, ...] | None = None) -> dict[str, "Document"]:
-    """Lay out every list as an A5 document (keyed by list key), ready to write or to inspect page by page."""
-    from weasyprint import HTML
-    from weasyprint.text.fonts import FontConfiguration
-
-    font_config = FontConfiguration()
-    base_url = str(STATIC_DIR) + "/"
-    return {
-        page.key: HTML(string=render_print_html(rules, page), base_url=base_url).render(font_config=font_config)
-        for page in (pages if pages is not None else list_pages(rules))
-    }
+    """Each list laid out as one A5 document (keyed by list key): the reference the built PDFs must match."""
+    return {page.key: layout(render_print_html(rules, page), BASE_URL)
+            for page in (pages if pages is not None else list_pages(rules))}
 
 
 def pdf_paths(out_dir: Path, page: ListPage) -> tuple[Path, Path, Path]:
@@ -51,45 +99,147 @@ def pdf_paths(out_dir: Path, page: ListPage) -> tuple[Path, Path, Path]:
             folder / f"{page.pdf_stem}-booklet.pdf")
 
 
-def _write_pdf(html: str) -> bytes:
-    from weasyprint import HTML
-    return HTML(string=html, base_url=str(STATIC_DIR) + "/").write_pdf()
+# --- jobs (worker processes) --------------------------------------------------------------------------
+
+def _render(html: str, cache_dir: str, key: str) -> Part:
+    data, info = render_part(html, BASE_URL)
+    return PartCache(Path(cache_dir)).put(key, data, info)
 
 
-def _pdf_bytes(htmls: list[str], workers: int) -> list[bytes]:
-    """PDF bytes for each print document, in order; forked workers when allowed and useful."""
-    import weasyprint  # noqa: F401 - imported here once; forked workers inherit it
-
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-        # the longest documents first, so the workers finish together
-        order = sorted(range(len(htmls)), key=lambda i: -len(htmls[i]))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            done = dict(zip(order, pool.map(_write_pdf, [htmls[i] for i in order])))
-        return [done[i] for i in range(len(htmls))]
-    from weasyprint import HTML
-    from weasyprint.text.fonts import FontConfiguration
-
-    font_config = FontConfiguration()
-    base_url = str(STATIC_DIR) + "/"
-    return [HTML(string=html, base_url=base_url).write_pdf(font_config=font_config) for html in htmls]
+def _assemble(frame: Part, stamps: list[Stamp], a5: Path, two_up: Path, booklet: Path) -> None:
+    join([frame], a5, stamps=stamps, impositions=[(two_up, "2up"), (booklet, "booklet")])
 
 
-def default_workers() -> int:
-    """``BLACKPOKER_PDF_WORKERS`` if set, else one worker per core (at most one per document)."""
-    configured = os.environ.get("BLACKPOKER_PDF_WORKERS", "")
-    return int(configured) if configured.isdigit() and int(configured) > 0 else (os.cpu_count() or 1)
+# --- building -----------------------------------------------------------------------------------------
+
+def _renamed(html: str, n: int) -> str:
+    """Entry ``n`` of a batch: its own id (the first) becomes ``bpv<n>``, any other id ``bpv<n>.<id>``.
+
+    The same entry can be in a batch twice (two lists' versions), and ids must be unique for WeasyPrint
+    to report where each one is; the prefix is cut again when the entry is stamped into a list.
+    """
+    first = True
+
+    def rename(match: "re.Match[str]") -> str:
+        nonlocal first
+        new = f'id="bpv{n}"' if first else f'id="bpv{n}.{match.group(1)}"'
+        first = False
+        return new
+    return _ID.sub(rename, html)
 
 
-def build_pdfs(rules: Rules, out_dir: Path, workers: int | None = None) -> list[Path]:
-    """Write every list as A5, 2-up and booklet PDFs under ``out_dir/actionlist/pdf``."""
-    pages = list_pages(rules)
-    htmls = [render_print_html(rules, page) for page in pages]
-    count = min(workers or default_workers(), len(pages))
-    written: list[Path] = []
-    for page, data in zip(pages, _pdf_bytes(htmls, count)):
+
+@dataclass(frozen=True)
+class Variant:
+    """One entry's HTML as one list shows it (lists differ only in which references are links)."""
+
+    html: str
+    batch: str  # the section whose document renders it
+    index: int = 0  # its page in that document
+
+
+class ListsBuilder:
+    """Builds every list's PDFs through a runner, reusing cached entry documents and frames.
+
+    Runs in the main process (threads); the layout work goes to the runner's workers. ``used`` collects
+    every cache key used, so the build can drop the others afterwards.
+    """
+
+    def __init__(self, rules: Rules, runner: Runner, cache: PartCache) -> None:
+        self.rules, self.runner, self.cache = rules, runner, cache
+        self.salt = digest((STATIC_DIR / "print.css").read_text(encoding="utf-8"), engine_version())
+        self.used: list[str] = []
+        self.env = make_environment(rules)
+        self.pages = list_pages(rules)
+        self.head = self.env.from_string(
+            '<!doctype html><html lang="ja"><head><meta charset="utf-8"><link rel="stylesheet" href="print.css">'
+            "<style>{{ css | safe }}</style></head><body>")
+
+    def _part(self, kind: str, html: str, priority: float = LATER) -> "Future[Part]":
+        key = part_key(kind, html, self.salt)
+        self.used.append(key)
+        cached = self.cache.get(key)
+        return done(cached) if cached is not None else self.runner.submit(
+            _render, html, str(self.cache.dir), key, priority=priority)
+
+    def variants(self) -> tuple[dict[tuple[str, str], Variant], dict[str, list[str]]]:
+        """(list key, entry anchor) → its variant, and each section's variants' HTML in order of appearance."""
+        found: dict[tuple[str, str], Variant] = {}
+        batches: dict[str, list[str]] = {}
+        for page in self.pages:
+            macros = self.env.get_template("_macros.html").make_module(page_context(self.rules, page, self.pages))
+            for section in page.sections:
+                for group in section.groups:
+                    for ev in group.entries:
+                        html = str(macros.entry(ev, static=True))
+                        batch = section.anchor
+                        members = batches.setdefault(batch, [])
+                        if html not in members:
+                            members.append(html)
+                        found[(page.key, ev.anchor)] = Variant(html, batch, members.index(html))
+        return found, batches
+
+    def batch_html(self, members: list[str]) -> str:
+        """The entries of one section, one per page, their ids made unique (see :func:`_renamed`)."""
+        pages = "".join(f'<div class="bp-one">{_renamed(html, n)}</div>' for n, html in enumerate(members))
+        return self.head.render(css=ENTRIES_CSS) + pages + "</body></html>"
+
+    def build(self, out_dir: Path) -> list[Path]:
+        """Write every list's A5, 2-up and booklet PDFs; returns them in list order."""
+        variants, members = self.variants()
+        # early (they only need the definitions): everything else of the lists waits for them
+        futures = {name: self._part(f"entries-{name}", self.batch_html(htmls), SOON) for name, htmls in members.items()}
+        batches = {name: future.result() for name, future in futures.items()}
+        with ThreadPoolExecutor(max_workers=len(self.pages)) as threads:
+            lists = [threads.submit(self.build_list, page, out_dir, variants, batches) for page in self.pages]
+            return [path for paths in results(lists) for path in paths]
+
+    def build_list(self, page: ListPage, out_dir: Path, variants: dict[tuple[str, str], Variant],
+                   batches: dict[str, Part]) -> list[Path]:
+        """One list: its frame with a box per entry, then the entries stamped into their boxes."""
+        entries = {}
+        for ev in page.entries:
+            variant = variants[(page.key, ev.anchor)]
+            part = batches[variant.batch]
+            entries[ev.anchor] = (part, variant.index, next(a for a in part.info.anchors if a.name == f"bpv{variant.index}"))
+        heights = {anchor: drawn.height for anchor, (_, _, drawn) in entries.items()}
+        html = self.env.get_template("print.html").render(
+            {**page_context(self.rules, page, self.pages),
+             "doc": PrintDoc(whole(page), cover=True, colophon=True, heights=heights)})
+        frame = self._part(f"frame-{page.key}", html).result()
+        boxes = {a.name: a for a in frame.info.anchors}
+        stamps = []
+        for anchor, (part, index, drawn) in entries.items():
+            box = boxes[anchor]
+            if abs(box.height - drawn.height) > 0.01:  # a box split over two pages
+                raise RuntimeError(f"{page.key}: the entry {anchor} is taller than a page")
+            stamps.append(Stamp(box.page, part, index, box.x - drawn.x, box.y - drawn.y, f"bpv{index}."))
         a5, two_up, booklet = pdf_paths(out_dir, page)
-        write_atomic(a5, data)
-        impose(a5, two_up, mode="2up")
-        impose(a5, booklet, mode="booklet")
-        written += [a5, two_up, booklet]
-    return written
+        self.runner.submit(_assemble, frame, stamps, a5, two_up, booklet, priority=LATER).result()
+        return [a5, two_up, booklet]
+
+
+def build_pdfs(rules: Rules, out_dir: Path, workers: int | None = None, *, runner: Runner | None = None,
+               cache: PartCache | None = None, used: list[str] | None = None) -> list[Path]:
+    """Write every list as A5, 2-up and booklet PDFs under ``out_dir/actionlist/pdf``; returns them in order.
+
+    Without a runner, a pool of ``workers`` processes is made for the call (one per core by default); without
+    a cache, rendered parts are kept in a temporary folder for the call only. ``used`` receives the cache
+    keys used.
+    """
+    with tempfile.TemporaryDirectory(prefix="bp-parts-") as temp:
+        cache = cache or PartCache(Path(temp))
+        own_pool = None
+        if runner is None:
+            count = workers or default_workers()
+            own_pool = process_pool(count) if count > 1 else None
+            runner = Scheduler(own_pool, count) if own_pool is not None else Inline()
+        try:
+            builder = ListsBuilder(rules, runner, cache)
+            written = builder.build(out_dir)
+        finally:
+            if own_pool is not None:
+                own_pool.shutdown()
+        if used is not None:
+            used.extend(builder.used)
+        return written

@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from blackpoker.actionlist.text import InlineMarkup
 from blackpoker.actionlist.view import ListPage
 from blackpoker.model import Rules, TextList
+from blackpoker.pdfparts import css_string
 from blackpoker.paths import TEMPLATES
 
 TEMPLATE_DIR = TEMPLATES / "actionlist"
@@ -29,6 +31,7 @@ def make_environment(rules: Rules) -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["rich"] = InlineMarkup(rules.labels)
+    env.filters["css_string"] = lambda text: Markup(css_string(text))
     env.tests["textlist"] = lambda block: isinstance(block, TextList)
     return env
 

@@ -8,8 +8,8 @@ so editing a definition rebuilds the pages that show it.
 
 from __future__ import annotations
 
+import hashlib
 import os
-
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,70 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
 def _builder_inited(app: Sphinx) -> None:
     if app.builder.name == "singlehtml":
         app.add_css_file("print.css")
+        # The single page is only the book's source: a search index for it would be thrown away, and
+        # splitting Japanese text for one takes seconds.
+        app.builder.search = False  # type: ignore[attr-defined]
+
+
+# --- incremental builds: content, not times ---------------------------------------------------------
+# The web pages and the book's single page are built one after the other from one kept environment.
+# * Sphinx re-reads a document when its source or a noted dependency is newer than the last read. A file
+#   can change and keep an old time (copied with its times, restored from an archive), so each document
+#   also keeps the SHA-256 of those files; a difference re-reads it.
+# * A builder writes again the pages it re-read; a document re-read by the other builder's run is not
+#   among them, so each builder remembers which read of every document it last wrote.
+# * A page also shows other documents' titles, numbers and labels (navigation, references): when any of
+#   those changed, every page is written again.
+# A failed build throws the environment away (rulebook.py), so nothing is remembered as written that was not.
+
+def _file_digest(app: Sphinx, path: Path) -> str:
+    memo: dict[Path, str] = app.__dict__.setdefault("_bp_digests", {})
+    if path not in memo:
+        memo[path] = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
+    return memo[path]
+
+
+def _doc_inputs(env: Any, docname: str) -> list[Path]:
+    return [Path(env.doc2path(docname)), *sorted(Path(p) for p in env.dependencies.get(docname, ()))]
+
+
+def _remember_inputs(app: Sphinx, doctree: Any) -> None:
+    env = app.env
+    docname = env.docname
+    env.__dict__.setdefault("bp_inputs", {})[docname] = {
+        str(p): _file_digest(app, p) for p in _doc_inputs(env, docname)}
+
+
+def _changed_inputs(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    known: dict[str, dict[str, str]] = env.__dict__.get("bp_inputs", {})
+    return [doc for doc in sorted(env.all_docs) if doc not in changed and doc not in removed and (
+        doc not in known or any(_file_digest(app, Path(p)) != d for p, d in known[doc].items()))]
+
+
+def _shared_state(env: Any) -> str:
+    """What one page shows of the others: titles, section and figure numbers, contents, labels."""
+    std = env.domains.standard_domain
+    parts = [repr(sorted((d, t.pformat()) for d, t in env.titles.items())),
+             repr(sorted((d, t.pformat()) for d, t in env.tocs.items())),
+             repr(sorted(env.toc_secnumbers.items())), repr(sorted(env.toc_fignumbers.items())),
+             repr(sorted(env.toctree_includes.items())),
+             repr(sorted(std.labels.items())), repr(sorted(std.anonlabels.items()))]
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+def _pages_to_rewrite(app: Sphinx, env: Any) -> list[str]:
+    builder = app.builder.name
+    shared: dict[str, str] = env.__dict__.setdefault("bp_shared", {})
+    written: dict[str, dict[str, int]] = env.__dict__.setdefault("bp_written", {})
+    state = _shared_state(env)
+    last = written.get(builder, {})
+    if shared.get(builder) == state:
+        docs = [doc for doc, read in sorted(env.all_docs.items()) if last.get(doc) != read]
+    else:
+        docs = sorted(env.all_docs)
+    shared[builder] = state
+    written[builder] = dict(env.all_docs)
+    return docs
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -97,6 +161,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _load, priority=400)
     app.connect("builder-inited", _builder_inited)
     app.connect("html-page-context", _page_context)
+    app.connect("doctree-read", _remember_inputs)
+    app.connect("env-get-outdated", _changed_inputs)
+    app.connect("env-get-updated", _pages_to_rewrite)
     app.add_directive("bp-table", tables.TableDirective)
     app.add_directive("bp-list", lists.ListDirective)
     app.add_directive("bp-figure", figures.FigureDirective)

@@ -1,0 +1,55 @@
+"""Helpers for tests: do two PDFs look the same and carry the same outline, destinations and links?"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+from PIL import Image, ImageChops
+from pypdf import PdfReader
+
+
+def _differ(x: Path, y: Path, tolerance: int) -> bool:
+    diff = ImageChops.difference(Image.open(x).convert("L"), Image.open(y).convert("L"))
+    return diff.getextrema()[1] > tolerance
+
+
+def pages_that_differ(a: Path, b: Path, dpi: int = 40, tolerance: int = 48) -> list[int]:
+    """1-based numbers of the pages whose rasters differ (and every page beyond the shorter PDF).
+
+    A pixel may differ by ``tolerance`` (of 255) in grey: the same line drawn at a position equal but for
+    the last float digit can land on the other side of a pixel edge and be antialiased a little otherwise.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, pdf in (("a", a), ("b", b)):
+            subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), f"{tmp}/{name}"], check=True)
+        left = sorted(Path(tmp).glob("a-*.png"))
+        right = sorted(Path(tmp).glob("b-*.png"))
+        differ = [n for n, (x, y) in enumerate(zip(left, right), start=1) if _differ(x, y, tolerance)]
+        return differ + list(range(min(len(left), len(right)) + 1, max(len(left), len(right)) + 1))
+
+
+def structure(pdf: Path) -> dict[str, object]:
+    """Outline (depth, title, page, position), named destinations and links, rounded to 0.01 pt."""
+    reader = PdfReader(pdf)
+    outline: list[tuple[int, str, int, float, float]] = []
+
+    def walk(items: list, depth: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                outline.append((depth, item.title, reader.get_destination_page_number(item),
+                                round(float(item.left or 0), 2), round(float(item.top or 0), 2)))
+    walk(reader.outline, 0)
+    dests = {name: (reader.get_destination_page_number(d), round(float(d.left or 0), 2), round(float(d.top or 0), 2))
+             for name, d in reader.named_destinations.items()}
+    links = []
+    for number, page in enumerate(reader.pages):
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            action = annot.get("/A")
+            target = annot.get("/Dest") or (action.get_object().get("/URI") if action is not None else None)
+            links.append((number, tuple(round(float(v), 2) for v in annot["/Rect"]), str(target)))
+    return {"outline": outline, "dests": dests, "links": sorted(links), "info": dict(reader.metadata or {})}

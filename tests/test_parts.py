@@ -1,0 +1,78 @@
+"""PDFs joined from separately rendered parts: links across parts, one outline, named destinations, stamps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from blackpoker.pdfparts import Bookmark, PartCache, Stamp, _nest, join, part_key, render_part, with_stand_ins
+
+CSS = "<style>@page { size: A6; margin: 10mm; } h1 { bookmark-level: 1; } h2 { bookmark-level: 2; }</style>"
+
+
+def _doc(body: str) -> str:
+    return f'<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>t</title>{CSS}</head><body>{body}</body></html>'
+
+
+def _part(cache: PartCache, body: str):  # type: ignore[no-untyped-def]
+    data, info = render_part(_doc(body), "file:///")
+    return cache.put(part_key("test", body), data, info)
+
+
+def test_stand_ins_cover_exactly_the_missing_link_targets() -> None:
+    html, names = with_stand_ins(_doc('<p id="here"><a href="#here">a</a> <a href="#there">b</a></p>'))
+    assert names == {"there"}
+    assert html.count('id="there"') == 1 and 'class="bp-stand-ins"' in html
+    untouched, none = with_stand_ins(_doc('<p id="x"><a href="#x">a</a></p>'))
+    assert none == frozenset() and "bp-stand-ins" not in untouched
+
+
+def test_bookmarks_nest_by_level_like_weasyprint() -> None:
+    marks = [Bookmark(level, str(i), 0, 0, 0, True) for i, level in enumerate([1, 2, 3, 2, 1, 3])]
+    tree = _nest(marks)
+    assert [b.label for b, _ in tree] == ["0", "4"]
+    assert [b.label for b, _ in tree[0][1]] == ["1", "3"]
+    assert [b.label for b, _ in tree[0][1][0][1]] == ["2"]
+    assert [b.label for b, _ in tree[1][1]] == ["5"]  # a skipped level is not a level
+
+
+def test_joined_parts_link_across_parts_with_one_outline(tmp_path: Path) -> None:
+    cache = PartCache(tmp_path / "cache")
+    first = _part(cache, '<h1 id="one">One</h1><p><a href="#two">to two</a></p>')
+    second = _part(cache, '<h1 id="two">Two</h1><h2 id="two-a">Two A</h2><p><a href="#one">back</a></p>')
+    assert "two" not in [a.name for a in first.info.anchors]  # a stand-in is not an anchor of the part
+    info = join([first, second], tmp_path / "joined.pdf")
+
+    reader = PdfReader(tmp_path / "joined.pdf")
+    assert len(reader.pages) == info.pages == 2
+    dests = {name: reader.get_destination_page_number(d) for name, d in reader.named_destinations.items()}
+    assert dests == {"one": 0, "two": 1, "two-a": 1}
+    links = [(n, str(a.get_object()["/Dest"])) for n, p in enumerate(reader.pages) for a in p.get("/Annots") or []]
+    assert links == [(0, "two"), (1, "one")]
+    outline = reader.outline
+    assert [o.title for o in outline if not isinstance(o, list)] == ["One", "Two"]
+    assert [o.title for o in outline[2]] == ["Two A"]
+
+
+def test_a_stamp_draws_another_page_and_brings_its_marks(tmp_path: Path) -> None:
+    cache = PartCache(tmp_path / "cache")
+    base = _part(cache, '<h1 id="base">Base</h1>')
+    extra = _part(cache, '<h2 id="x.inner">Stamped</h2>')
+    join([base], tmp_path / "stamped.pdf", stamps=[Stamp(0, extra, 0, 0.0, -100.0, "x.")])
+    reader = PdfReader(tmp_path / "stamped.pdf")
+    assert "Stamped" in reader.pages[0].extract_text()
+    assert set(reader.named_destinations) == {"base", "inner"}
+    drawn = next(a for a in extra.info.anchors if a.name == "x.inner")
+    assert float(reader.named_destinations["inner"].top) == pytest.approx(drawn.y - 100.0, abs=0.01)
+
+
+def test_cache_keeps_only_what_is_retained(tmp_path: Path) -> None:
+    cache = PartCache(tmp_path / "cache")
+    kept = _part(cache, "<p>kept</p>")
+    _part(cache, "<p>dropped</p>")
+    key = kept.pdf.name.removesuffix(".pdf")
+    cache.retain([key])
+    assert cache.keys() == {key}
+    assert cache.get(key) is not None and cache.get(key).info == kept.info  # type: ignore[union-attr]

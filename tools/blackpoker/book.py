@@ -1,0 +1,186 @@
+"""The book PDF from Sphinx's single-page HTML, rendered chapter by chapter (see pdfparts).
+
+The single page is cut at its chapter boundaries (``<span id="document-…">``, where the print CSS breaks
+the page anyway), so a chapter's pages do not depend on the others: each chapter is one cached part.
+Three things in the book do depend on other chapters, and are made after them:
+
+* the page numbers at the foot: stamped from a folio document, so chapters carry none;
+* the contents (front part: cover and contents) and the index (索引) give page numbers of anchors in
+  other chapters: there they are literal numbers (``data-page``) instead of CSS ``target-counter``;
+* the running head names the book: the chapters get it as a literal string.
+
+The joined book looks exactly like the single page laid out as one document (a test checks this).
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+
+from blackpoker.jobs import URGENT, Runner, done, results
+from blackpoker.pdfparts import (Part, PartCache, PartInfo, Stamp, css_string, digest, engine_version, join, part_key,
+                                 render_part)
+
+_MARKER = re.compile(r'<span id="document-([^"]+)"></span>')
+_SECTION_TAG = re.compile(r"<(/?)section\b")
+_FRONT = re.compile(r'<section class="print-cover">.*?</nav>', re.S)
+_LINK = re.compile(r'(<a class="reference internal" href="#([^"]+)")')
+_INDEX_LIST = re.compile(r'<ul class="bp-index-list[^"]*">.*?</ul>', re.S)
+_TITLE = re.compile(r'<p class="print-title">(.*?)</p>', re.S)
+_STYLESHEET = re.compile(r'<link rel="stylesheet" type="text/css" href="([^"?]+)[^"]*" />')
+
+
+@dataclass(frozen=True)
+class BookSource:
+    """The single page cut into its parts: the HTML around the chapters, and each chapter (in order)."""
+
+    before: str  # up to the first chapter: head, cover, contents, the root document's own (hidden) text
+    chapters: tuple[tuple[str, str], ...]  # (document name, HTML)
+    after: str  # from the end of the last chapter
+
+    @property
+    def title(self) -> str:
+        match = _TITLE.search(self.before)
+        return html_lib.unescape(re.sub(r"<[^>]+>", "", match.group(1))).strip() if match else ""
+
+    def front_html(self) -> str:
+        """Cover and contents only: what follows them before chapter 1 is hidden, and alone it would make a blank page."""
+        front = _FRONT.search(self.before)
+        if front is None:
+            raise ValueError("the single page has no print cover and contents")
+        return self.before[:front.end()] + self.after  # the parser ignores the then unmatched end tags
+
+    def chapter_html(self, chapter: str) -> str:
+        """A chapter alone, inside the same wrappers (the print CSS selects on them), without cover and contents."""
+        head = _FRONT.sub("", self.before, count=1)
+        css = (f"@page {{ @top-left {{ content: {css_string(self.title)}; }} @bottom-center {{ content: none; }} }}"
+               f" @page :first {{ @top-left {{ content: {css_string(self.title)}; }}"
+               " @top-right { content: string(chapter); } }")
+        return head.replace("</head>", f"<style>{css}</style></head>", 1) + chapter + self.after
+
+
+def split_single_page(text: str) -> BookSource:
+    """Cut Sphinx's singlehtml page at its document markers; the last chapter ends with its section."""
+    marks = list(_MARKER.finditer(text))
+    if not marks:
+        raise ValueError("the single page has no chapters (no <span id=\"document-…\"> markers)")
+    depth, end = 0, None
+    for tag in _SECTION_TAG.finditer(text, marks[-1].end()):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            end = text.index(">", tag.end()) + 1
+            break
+    if end is None:
+        raise ValueError("the last chapter of the single page does not end")
+    bounds = [m.start() for m in marks] + [end]
+    chapters = tuple((m.group(1), text[bounds[i]:bounds[i + 1]]) for i, m in enumerate(marks))
+    return BookSource(text[:marks[0].start()], chapters, text[end:])
+
+
+def with_page_numbers(text: str, pattern: re.Pattern[str], region: re.Pattern[str], pages: dict[str, int],
+                      css: str) -> str:
+    """Give every link in ``region`` its target's page number (``data-page``) and use it instead of target-counter."""
+
+    def number(block: re.Match[str]) -> str:
+        def link(m: re.Match[str]) -> str:
+            page = pages.get(html_lib.unescape(m.group(2)))
+            return m.group(1) + (f' data-page="{page}"' if page is not None else "")
+        return pattern.sub(link, block.group(0))
+
+    text = region.sub(number, text)
+    return text.replace("</head>", f"<style>{css}</style></head>", 1)
+
+
+# the front part ends with the contents: no page break after them (what follows is empty or hidden)
+TOC_CSS = "nav.print-toc a::after { content: leader('.') attr(data-page); } nav.print-toc { break-after: auto; }"
+INDEX_CSS = "ul.bp-index-list a::after { content: leader('.') attr(data-page); }"
+_TOC_REGION = re.compile(r'<nav class="print-toc">.*?</nav>', re.S)
+FOLIO_CSS = "@page { @top-left { content: none; } @top-right { content: none; } }"
+FOLIO_SPARE = 16  # pages the index may take
+
+
+def _render(html: str, base_url: str, cache_dir: str, key: str) -> Part:
+    """Render one part of the book into the cache, its links to the site's files made relative (in a worker)."""
+    from blackpoker.rulebook import relative_links
+
+    data, info = render_part(html, base_url)
+    return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url), info)
+
+
+class BookBuilder:
+    """Renders the book's parts through a runner (cached by content) and joins them."""
+
+    def __init__(self, single: Path, runner: Runner, cache: PartCache) -> None:
+        self.single, self.runner, self.cache = single, runner, cache
+        self.base_url = single.parent.resolve().as_uri() + "/"
+        self.source = split_single_page(single.read_text(encoding="utf-8"))
+        styles = sorted(set(_STYLESHEET.findall(self.source.before)))
+        css = "".join((single.parent / s).read_text(encoding="utf-8") for s in styles if (single.parent / s).is_file())
+        self.salt = digest(css, engine_version())
+        self.used: list[str] = []
+
+    def part(self, kind: str, html: str, priority: float = URGENT) -> "Future[Part]":
+        key = part_key(kind, html, self.salt)
+        self.used.append(key)
+        cached = self.cache.get(key)
+        return done(cached) if cached is not None else self.runner.submit(
+            _render, html, self.base_url, str(self.cache.dir), key, priority=priority)
+
+    def build(self, target: Path, booklet: Path | None = None) -> PartInfo:
+        """Write the book to ``target`` (and its ``booklet``); returns where its anchors and bookmarks are."""
+        source = self.source
+        index_names = [name for name, text in source.chapters if "bp-index-list" in text]
+        plain = [(name, text) for name, text in source.chapters if name not in index_names]
+        if len(index_names) > 1 or (index_names and source.chapters[-1][0] != index_names[0]):
+            raise ValueError("the book supports one index, as its last chapter")
+        # longest first, so the workers finish together
+        futures = {i: self.part(f"chapter-{name}", source.chapter_html(text), URGENT + len(text) / 1e9)
+                   for i, (name, text) in enumerate(plain)}
+        probe = self.part("front", with_page_numbers(source.front_html(), _LINK, _TOC_REGION, {}, TOC_CSS))
+        chapters = [futures[i].result() for i in range(len(plain))]
+        front_pages = probe.result().info.pages
+        # The folio's page i shows only "i": made now, for more pages than the index can add, it is stamped
+        # while the index and the contents are rendered (and reused while the count stays in its bracket).
+        known = front_pages + sum(part.info.pages for part in chapters)
+        folio_future = self.part("folio", self.folio_html(-(-(known + FOLIO_SPARE) // 32) * 32))
+        while True:
+            pages: dict[str, int] = {}
+            offset = front_pages
+            for part in chapters:
+                for anchor in part.info.anchors:
+                    pages.setdefault(anchor.name, offset + anchor.page + 1)
+                offset += part.info.pages
+            index_parts = []
+            for name in index_names:
+                text = dict(source.chapters)[name]
+                marker = f"document-{name}"
+                pages.setdefault(marker, offset + 1)
+                index_parts.append(self.part(f"chapter-{name}", with_page_numbers(
+                    source.chapter_html(text), _LINK, _INDEX_LIST, pages, INDEX_CSS)))
+            front = self.part("front", with_page_numbers(source.front_html(), _LINK, _TOC_REGION, pages,
+                                                         TOC_CSS)).result()
+            if front.info.pages == front_pages:
+                break
+            front_pages = front.info.pages
+        tail = results(index_parts)
+        parts = [front, *chapters, *tail]
+        folio = folio_future.result()
+        if folio.info.pages < sum(p.info.pages for p in parts):
+            raise RuntimeError(f"the index takes more than {FOLIO_SPARE} pages; raise FOLIO_SPARE")
+        return self.runner.submit(join_book, parts, target, folio, front.info.pages, booklet, priority=URGENT).result()
+
+    def folio_html(self, pages: int) -> str:
+        """Empty pages with only their numbers, laid out by the book's own stylesheets."""
+        head = self.source.before[:self.source.before.index("</head>")]
+        body = "<div></div>" + '<div style="break-before: page"></div>' * (pages - 1)
+        return f"{head}<style>{FOLIO_CSS}</style></head><body>{body}</body></html>"
+
+
+def join_book(parts: list[Part], target: Path, folio: Part, front_pages: int, booklet: Path | None) -> PartInfo:
+    """The book: front part, chapters, index; numbered by the folio after the front part (in a worker)."""
+    total = sum(p.info.pages for p in parts)
+    return join(parts, target, stamps=[Stamp(n, folio, n, 0.0, 0.0) for n in range(front_pages, total)],
+                impositions=[(booklet, "booklet")] if booklet is not None else ())

@@ -1,0 +1,122 @@
+"""Where the build's heavy work runs: a shared pool of worker processes, or inline for small callers.
+
+The build submits every independent piece of work (a Sphinx build, a group of action-list entries, a book
+chapter) to one pool with one worker per core, so both cores stay busy until the last piece is done.
+Jobs wait here, not in the pool, and the most urgent goes first: the book's chapters, which the last
+steps wait for, before the action lists, which can fill the gaps. Code that only needs results in order
+(tests, a single renderer) can use :class:`Inline` instead.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import multiprocessing
+import os
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Callable, Iterable, Protocol
+
+# priorities: higher first
+URGENT = 30  # on the book's critical path: single page, chapters, contents, index, joining
+SOON = 25  # the action lists' entries: they need only the definitions, and the rest of the lists waits for them
+LATER = 22  # the action lists' frames and assembly
+NORMAL = 20  # the web pages (Sphinx html: nothing waits for them), the simple steps
+
+
+class Runner(Protocol):
+    def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL) -> "Future[Any]": ...
+
+
+class Inline:
+    """Runs each job at once in this process; the future is already done (or failed)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL) -> "Future[Any]":
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args))
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the future
+            future.set_exception(exc)
+        return future
+
+
+class Scheduler:
+    """Feeds a process pool by priority (then by order of submission), never more jobs than workers."""
+
+    def __init__(self, pool: ProcessPoolExecutor, workers: int) -> None:
+        self.pool, self.workers = pool, workers
+        self._queue: list[tuple[float, int, Callable[..., Any], tuple[Any, ...], Future[Any]]] = []
+        self._order = itertools.count()
+        self._running = 0
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL) -> "Future[Any]":
+        outer: Future[Any] = Future()
+        with self._lock:
+            heapq.heappush(self._queue, (-priority, next(self._order), fn, args, outer))
+        self._feed()
+        return outer
+
+    def _feed(self) -> None:
+        while True:
+            with self._lock:
+                if self._running >= self.workers or not self._queue:
+                    return
+                _, _, fn, args, outer = heapq.heappop(self._queue)
+                self._running += 1
+            try:
+                inner = self.pool.submit(fn, *args)
+            except BaseException as exc:  # noqa: BLE001 - the pool is shut down: fail the job
+                with self._lock:
+                    self._running -= 1
+                outer.set_exception(exc)
+                continue
+            inner.add_done_callback(lambda done, outer=outer: self._finished(done, outer))
+
+    def _finished(self, inner: "Future[Any]", outer: "Future[Any]") -> None:
+        with self._lock:
+            self._running -= 1
+        exc = inner.exception()
+        if exc is not None:
+            outer.set_exception(exc)
+        else:
+            outer.set_result(inner.result())
+        # submit the next job from a thread of our own: this callback runs in the pool's manager thread
+        threading.Thread(target=self._feed, daemon=True).start()
+
+
+def default_workers() -> int:
+    """``BLACKPOKER_WORKERS`` if set, else one worker per core."""
+    configured = os.environ.get("BLACKPOKER_WORKERS", "")
+    return int(configured) if configured.isdigit() and int(configured) > 0 else (os.cpu_count() or 1)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of forked workers, all started now (before the caller starts threads: forking then is unsafe)."""
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    for future in [pool.submit(os.getpid) for _ in range(workers)]:
+        future.result()
+    return pool
+
+
+def done(value: Any) -> "Future[Any]":
+    """A future that already has its result (a part found in the cache)."""
+    future: Future[Any] = Future()
+    future.set_result(value)
+    return future
+
+
+def results(futures: Iterable["Future[Any]"]) -> list[Any]:
+    """Every result, in order; the first failure is raised after all have finished (nothing left running)."""
+    futures = list(futures)
+    done, error = [], None
+    for future in futures:
+        try:
+            done.append(future.result())
+        except BaseException as exc:  # noqa: BLE001 - re-raised below
+            error = error or exc
+            done.append(None)
+    if error is not None:
+        raise error
+    return done

@@ -1,0 +1,393 @@
+"""PDFs made of separately rendered, cached parts: render a part, keep it by content hash, join the parts.
+
+WeasyPrint lays out a document in one go, so an edit anywhere costs the whole document. The book and the
+action lists are therefore made of parts (a book chapter; a section's action-list entries; a list's frame)
+cached under the SHA-256 of everything they show (HTML, CSS, engine versions), and joined with pypdf:
+
+* links between parts keep working: a part gets an invisible stand-in for every anchor it links to but does
+  not contain, so WeasyPrint keeps the link (a named destination); the joined PDF then names the real ones;
+* the outline (bookmarks) and the named destinations are rebuilt from what WeasyPrint reported per part;
+* a page of another part can be stamped onto a page, as a Form XObject (content is not parsed), with its
+  links, bookmarks and anchors: the book's page numbers come from a "folio" document of numbered empty
+  pages (so a chapter does not depend on how many pages precede it), the action lists' entries are
+  stamped into the boxes their frame keeps for them.
+
+Coordinates kept here are PDF points from the bottom-left corner of the page, as WeasyPrint writes them.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from blackpoker.fsutil import write_atomic
+
+if TYPE_CHECKING:
+    from weasyprint.document import Document
+
+RECIPE = "bp-parts-1"  # bump when the way parts are rendered changes, so old cache entries are not reused
+STAND_INS = "bp-stand-ins"
+PX_TO_PT = 0.75  # WeasyPrint: 72 PDF points per 96 CSS pixels
+
+
+@dataclass(frozen=True)
+class Anchor:
+    name: str
+    page: int  # 0-based, within the part (or the joined document)
+    x: float  # the top-left corner of the element's border box
+    y: float
+    height: float = 0.0  # of the border box, in CSS px exactly as laid out
+
+
+@dataclass(frozen=True)
+class Bookmark:
+    level: int
+    label: str
+    page: int
+    x: float
+    y: float
+    open: bool
+
+
+@dataclass(frozen=True)
+class PartInfo:
+    """What a rendered part holds besides its pages: its real anchors and its bookmarks, in page order."""
+
+    pages: int
+    anchors: tuple[Anchor, ...]
+    bookmarks: tuple[Bookmark, ...]
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "PartInfo":
+        data = json.loads(text)
+        return cls(data["pages"], tuple(Anchor(**a) for a in data["anchors"]),
+                   tuple(Bookmark(**b) for b in data["bookmarks"]))
+
+
+@dataclass(frozen=True)
+class Part:
+    """A rendered part in the cache: its PDF file and what it holds."""
+
+    pdf: Path
+    info: PartInfo
+
+
+def css_string(text: str) -> str:
+    """A CSS string literal (double-quoted; anything but letters, digits and a few marks escaped)."""
+    return '"' + "".join(c if c.isalnum() or c in " ・()[].,-/_:" or ord(c) > 0x7f else f"\\{ord(c):06x}"
+                         for c in text) + '"'
+
+
+def digest(*values: str | bytes) -> str:
+    """SHA-256 over the values (each length-prefixed, so concatenations cannot collide)."""
+    h = hashlib.sha256()
+    for value in values:
+        data = value.encode("utf-8") if isinstance(value, str) else value
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def part_key(kind: str, *values: str | bytes) -> str:
+    """A cache key that says what the part is (``chapter-format-…``), for people looking at the cache."""
+    return f"{kind}-{digest(kind, *values)}"
+
+
+FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.fonts", "~/.local/share/fonts")
+
+
+@functools.lru_cache(maxsize=1)
+def engine_version() -> str:
+    """What changes the bytes of a rendered part besides its content: versions, and the installed fonts."""
+    import os
+    from importlib.metadata import version
+
+    fonts = hashlib.sha256()
+    for folder in FONT_DIRS:
+        for root, dirs, files in os.walk(os.path.expanduser(folder)):
+            dirs.sort()
+            for name in sorted(files):
+                stat = os.stat(os.path.join(root, name))
+                fonts.update(f"{root}/{name} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    return f"{RECIPE} weasyprint {version('weasyprint')} pypdf {version('pypdf')} fonts {fonts.hexdigest()}"
+
+
+class PartCache:
+    """``<dir>/<key[:2]>/<key>.pdf`` + ``.json``; entries are written atomically, so a crash leaves none half."""
+
+    def __init__(self, folder: Path) -> None:
+        self.dir = folder
+
+    def _path(self, key: str, suffix: str) -> Path:
+        return self.dir / key.rsplit("-", 1)[-1][:2] / f"{key}{suffix}"
+
+    def get(self, key: str) -> Part | None:
+        pdf, meta = self._path(key, ".pdf"), self._path(key, ".json")
+        if not (pdf.is_file() and meta.is_file()):
+            return None
+        return Part(pdf, PartInfo.from_json(meta.read_text(encoding="utf-8")))
+
+    def put(self, key: str, data: bytes, info: PartInfo) -> Part:
+        pdf = self._path(key, ".pdf")
+        write_atomic(pdf, data)
+        write_atomic(self._path(key, ".json"), info.to_json())  # last: its presence marks a complete entry
+        return Part(pdf, info)
+
+    def retain(self, keys: Iterable[str]) -> None:
+        """Delete every entry whose key is not in ``keys`` (called after a successful build)."""
+        keep = set(keys)
+        if not self.dir.is_dir():
+            return
+        for path in self.dir.glob("*/*"):
+            if path.name.rsplit(".", 1)[0] not in keep:
+                path.unlink(missing_ok=True)
+
+    def keys(self) -> set[str]:
+        """Every complete entry's key."""
+        return {p.name.rsplit(".", 1)[0] for p in self.dir.glob("*/*.json")} if self.dir.is_dir() else set()
+
+
+# --- rendering ----------------------------------------------------------------------------------------
+
+_HREF = re.compile(r'href="#([^"]+)"')
+_ID = re.compile(r'\bid="([^"]+)"')
+_BODY = re.compile(r"<body[^>]*>")
+
+
+def with_stand_ins(html: str) -> tuple[str, frozenset[str]]:
+    """Add an invisible anchor for every in-document link target this HTML does not define.
+
+    WeasyPrint drops links to anchors it cannot find; with a stand-in it keeps them as named destinations,
+    which the joined PDF then resolves to the real anchor in another part. Returns the HTML and the
+    stand-in names (they are not real anchors of this part).
+    """
+    missing = sorted(set(_HREF.findall(html)) - set(_ID.findall(html)))
+    if not missing:
+        return html, frozenset()
+    spans = "".join(f'<div id="{name}"></div>' for name in missing)
+    block = (f'<div class="{STAND_INS}" style="position: absolute; left: 0; top: 0; width: 0; height: 0; '
+             f'overflow: hidden">{spans}</div>')
+    match = _BODY.search(html)
+    if match is None:
+        raise ValueError("a part's HTML has no <body>")
+    return html[:match.end()] + block + html[match.end():], frozenset(missing)
+
+
+def part_info(document: "Document", stand_ins: frozenset[str] = frozenset()) -> PartInfo:
+    """Anchors and bookmarks of a laid-out document, in PDF points (as WeasyPrint writes them)."""
+    anchors: list[Anchor] = []
+    bookmarks: list[Bookmark] = []
+    seen: set[str] = set()
+    for number, page in enumerate(document.pages):
+        height = page.height
+        for name, (x, y, _right, bottom) in page.anchors.items():
+            if name not in seen and name not in stand_ins:
+                seen.add(name)
+                anchors.append(Anchor(name, number, x * PX_TO_PT, (height - y) * PX_TO_PT, bottom - y))
+        for level, label, (x, y), state in page.bookmarks:
+            bookmarks.append(Bookmark(level, label, number, x * PX_TO_PT, (height - y) * PX_TO_PT, state != "closed"))
+    return PartInfo(len(document.pages), tuple(anchors), tuple(bookmarks))
+
+
+def quiet_weasyprint() -> None:
+    """WeasyPrint's progress lines and its warnings about Sphinx's web CSS are noise in a build."""
+    import logging
+    for name in ("weasyprint", "weasyprint.progress", "fontTools"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
+_FONTS: list[object] = []
+
+
+def _font_config() -> object:
+    """One font configuration per process: WeasyPrint then finds and loads each font once, not per part."""
+    if not _FONTS:
+        from weasyprint.text.fonts import FontConfiguration
+        _FONTS.append(FontConfiguration())
+    return _FONTS[0]
+
+
+def render_part(html: str, base_url: str) -> tuple[bytes, PartInfo]:
+    """Lay out and write one part (runs in a worker process)."""
+    html, stand_ins = with_stand_ins(html)
+    document = layout(html, base_url)
+    return document.write_pdf(), part_info(document, stand_ins)
+
+
+def layout(html: str, base_url: str) -> "Document":
+    """Lay out without writing."""
+    from weasyprint import HTML
+
+    quiet_weasyprint()
+    return HTML(string=html, base_url=base_url).render(font_config=_font_config())
+
+
+# --- joining ------------------------------------------------------------------------------------------
+
+def _nest(bookmarks: Sequence[Bookmark]) -> list[tuple[Bookmark, list]]:
+    """Bookmarks as a tree, by level, the way WeasyPrint nests them (a skipped level is not a level)."""
+    root: list[tuple[Bookmark, list]] = []
+    stack: list[tuple[int, list]] = [(0, root)]
+    for bookmark in bookmarks:
+        while len(stack) > 1 and stack[-1][0] >= bookmark.level:
+            stack.pop()
+        children: list = []
+        stack[-1][1].append((bookmark, children))
+        stack.append((bookmark.level, children))
+    return root
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """Draw page ``page`` of ``part`` over page ``target`` of the document, moved by (dx, dy) points.
+
+    The stamped page brings its links, its bookmarks and its anchors (``prefix`` is cut from their names).
+    """
+
+    target: int
+    part: Part
+    page: int
+    dx: float
+    dy: float
+    prefix: str = ""
+
+
+def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), metadata_from: int = 0,
+         impositions: Sequence[tuple[Path, str]] = ()) -> PartInfo:
+    """Write the parts' pages in order into ``target``, with one outline and one set of named destinations.
+
+    ``stamps`` are drawn over the joined pages (page numbers from a folio, entries into their boxes). The
+    document information (title, author, language) is the one of part ``metadata_from``. Each of
+    ``impositions`` (file, "2up" or "booklet") is written from the joined pages too. Returns the joined
+    document's anchors and bookmarks.
+    """
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DictionaryObject, Fit, FloatObject, NameObject, NumberObject, TextStringObject
+
+    writer = PdfWriter()
+    anchors: list[Anchor] = []
+    bookmarks: list[Bookmark] = []
+    offset = 0
+    info_source = None
+    for index, part in enumerate(parts):
+        reader = PdfReader(part.pdf)
+        if len(reader.pages) != part.info.pages:
+            raise ValueError(f"{part.pdf} has {len(reader.pages)} pages, its record says {part.info.pages}")
+        for page in reader.pages:
+            writer.add_page(page)
+        anchors += [Anchor(a.name, a.page + offset, a.x, a.y, a.height) for a in part.info.anchors]
+        bookmarks += [Bookmark(b.level, b.label, b.page + offset, b.x, b.y, b.open) for b in part.info.bookmarks]
+        offset += part.info.pages
+        if index == metadata_from:
+            info_source = reader
+
+    if stamps:
+        more_anchors, more_bookmarks = _stamp(writer, stamps)
+        anchors += more_anchors
+        if more_bookmarks:  # in reading order: by page, then from the top (stamps fill boxes of their own)
+            bookmarks = sorted(bookmarks + more_bookmarks, key=lambda b: (b.page, -b.y))
+
+    # named destinations: the first occurrence of each name, sorted as WeasyPrint writes them
+    first: dict[str, Anchor] = {}
+    for anchor in anchors:
+        first.setdefault(anchor.name, anchor)
+    names = ArrayObject()
+    for name in sorted(first):
+        a = first[name]
+        names.append(TextStringObject(name))
+        names.append(ArrayObject([writer.pages[a.page].indirect_reference, NameObject("/XYZ"),
+                                  FloatObject(round(a.x, 6)), FloatObject(round(a.y, 6)), NumberObject(0)]))
+    writer._root_object[NameObject("/Names")] = DictionaryObject(  # noqa: SLF001 - no public setter
+        {NameObject("/Dests"): writer._add_object(DictionaryObject({NameObject("/Names"): names}))})  # noqa: SLF001
+
+    def add(tree: list[tuple[Bookmark, list]], parent: object | None) -> None:
+        for bookmark, children in tree:
+            item = writer.add_outline_item(title=bookmark.label, page_number=bookmark.page, parent=parent,
+                                           fit=Fit.xyz(round(bookmark.x, 6), round(bookmark.y, 6), 0),
+                                           is_open=bookmark.open)
+            add(children, item)
+    add(_nest(bookmarks), None)
+
+    if info_source is not None:
+        meta = info_source.metadata or {}
+        writer.add_metadata({k: str(v) for k, v in meta.items()})
+        lang = info_source.trailer["/Root"].get("/Lang")
+        if lang is not None:
+            writer._root_object[NameObject("/Lang")] = TextStringObject(str(lang))  # noqa: SLF001
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.tmp")
+    with open(tmp, "wb") as f:
+        writer.write(f)
+    tmp.replace(target)
+    if impositions:
+        from blackpoker.impose import impose_pages
+        for imposed, mode in impositions:
+            impose_pages(list(writer.pages), imposed, mode=mode)
+    return PartInfo(offset, tuple(anchors), tuple(bookmarks))
+
+
+def _stamp(writer: "PdfWriter", stamps: Sequence[Stamp]) -> tuple[list[Anchor], list[Bookmark]]:  # noqa: F821
+    """Draw each stamp as a Form XObject (its content is not parsed) and carry over its links and marks."""
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
+
+    from blackpoker.impose import as_xobject
+
+    def stream(data: bytes):  # type: ignore[no-untyped-def]
+        s = DecodedStreamObject()
+        s.set_data(data)
+        return writer._add_object(s)  # noqa: SLF001
+
+    readers: dict[Path, PdfReader] = {}
+    xobjects: dict[tuple[Path, int], object] = {}
+    by_page: dict[int, list[Stamp]] = {}
+    for stamp in stamps:
+        by_page.setdefault(stamp.target, []).append(stamp)
+    anchors: list[Anchor] = []
+    bookmarks: list[Bookmark] = []
+    save = stream(b"q\n")
+    for number, page_stamps in sorted(by_page.items()):
+        page = writer.pages[number]
+        resources = page["/Resources"].get_object()
+        own = DictionaryObject({k: v for k, v in resources.items()})  # a part's pages share one dict
+        names = DictionaryObject(resources.get("/XObject", DictionaryObject()).get_object())
+        ops = [b"\nQ"]
+        annots = ArrayObject(page.get("/Annots") or [])
+        for i, stamp in enumerate(page_stamps):
+            if stamp.part.pdf not in readers:
+                readers[stamp.part.pdf] = PdfReader(stamp.part.pdf)
+            reader = readers[stamp.part.pdf]
+            key = (stamp.part.pdf, stamp.page)
+            if key not in xobjects:
+                xobjects[key] = as_xobject(writer, reader.pages[stamp.page])
+            name = f"/BpStamp{i}"
+            names[NameObject(name)] = xobjects[key]
+            ops.append(f"q 1 0 0 1 {stamp.dx:.6f} {stamp.dy:.6f} cm {name} Do Q".encode())
+            for annot in reader.pages[stamp.page].get("/Annots") or []:
+                copy = annot.get_object().clone(writer)
+                x1, y1, x2, y2 = (float(v) for v in copy["/Rect"])
+                copy[NameObject("/Rect")] = ArrayObject([FloatObject(round(v, 6)) for v in (
+                    x1 + stamp.dx, y1 + stamp.dy, x2 + stamp.dx, y2 + stamp.dy)])
+                annots.append(writer._add_object(copy))  # noqa: SLF001
+            for a in stamp.part.info.anchors:
+                if a.page == stamp.page and a.name.startswith(stamp.prefix) and a.name != stamp.prefix.rstrip("."):
+                    anchors.append(Anchor(a.name[len(stamp.prefix):], number, a.x + stamp.dx, a.y + stamp.dy, a.height))
+            for b in stamp.part.info.bookmarks:
+                if b.page == stamp.page:
+                    bookmarks.append(Bookmark(b.level, b.label, number, b.x + stamp.dx, b.y + stamp.dy, b.open))
+        own[NameObject("/XObject")] = names
+        page[NameObject("/Resources")] = writer._add_object(own)  # noqa: SLF001
+        contents = page["/Contents"]
+        existing = list(contents.get_object()) if isinstance(contents.get_object(), ArrayObject) else [contents]
+        page[NameObject("/Contents")] = ArrayObject([save, *existing, stream(b"\n".join(ops) + b"\n")])
+        if annots:
+            page[NameObject("/Annots")] = annots
+    return anchors, bookmarks
