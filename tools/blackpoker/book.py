@@ -31,6 +31,14 @@ _LINK = re.compile(r'(<a class="reference internal" href="#([^"]+)")')
 _INDEX_LIST = re.compile(r'<ul class="bp-index-list[^"]*">.*?</ul>', re.S)
 _TITLE = re.compile(r'<p class="print-title">(.*?)</p>', re.S)
 _STYLESHEET = re.compile(r'<link rel="stylesheet" type="text/css" href="([^"?]+)[^"]*" />')
+# A group heading that starts a page in print (bp-list with page_per_group): the chapter is cut there too,
+# so editing one entry of chapter 4's long action list re-renders only its group.
+_PAGE_GROUP = re.compile(r'<p class="[^"]*\bbp-page-group\b[^"]*"')
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)((?:\s[^>]*)?)>")
+_ID_ATTR = re.compile(r'\s(?:id|name)="[^"]*"')
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+_CHAPTER_TITLE = re.compile(r"<h2\b[^>]*>(.*?)</h2>", re.S)
+_HEADERLINK = re.compile(r'<a class="headerlink".*?</a>', re.S)
 
 
 @dataclass(frozen=True)
@@ -38,8 +46,9 @@ class BookSource:
     """The single page cut into its parts: the HTML around the chapters, and each chapter (in order)."""
 
     before: str  # up to the first chapter: head, cover, contents, the root document's own (hidden) text
-    chapters: tuple[tuple[str, str], ...]  # (document name, HTML)
+    chapters: tuple[tuple[str, str], ...]  # (document name, HTML); a chapter cut at page groups: "name~1", …
     after: str  # from the end of the last chapter
+    heads: tuple[tuple[str, str], ...] = ()  # running head of each continued piece (its h2 is in an earlier one)
 
     @property
     def title(self) -> str:
@@ -53,12 +62,15 @@ class BookSource:
             raise ValueError("the single page has no print cover and contents")
         return self.before[:front.end()] + self.after  # the parser ignores the then unmatched end tags
 
-    def chapter_html(self, chapter: str) -> str:
+    def chapter_html(self, chapter: str, name: str = "") -> str:
         """A chapter alone, inside the same wrappers (the print CSS selects on them), without cover and contents."""
         head = _FRONT.sub("", self.before, count=1)
-        css = (f"@page {{ @top-left {{ content: {css_string(self.title)}; }} @bottom-center {{ content: none; }} }}"
+        running = dict(self.heads).get(name)
+        right = css_string(running) if running is not None else "string(chapter)"
+        css = (f"@page {{ @top-left {{ content: {css_string(self.title)}; }} @bottom-center {{ content: none; }}"
+               + (f" @top-right {{ content: {right}; }}" if running is not None else "") + " }"
                f" @page :first {{ @top-left {{ content: {css_string(self.title)}; }}"
-               " @top-right { content: string(chapter); } }")
+               f" @top-right {{ content: {right}; }} }}")
         return head.replace("</head>", f"<style>{css}</style></head>", 1) + chapter + self.after
 
 
@@ -76,8 +88,50 @@ def split_single_page(text: str) -> BookSource:
     if end is None:
         raise ValueError("the last chapter of the single page does not end")
     bounds = [m.start() for m in marks] + [end]
-    chapters = tuple((m.group(1), text[bounds[i]:bounds[i + 1]]) for i, m in enumerate(marks))
-    return BookSource(text[:marks[0].start()], chapters, text[end:])
+    chapters: list[tuple[str, str]] = []
+    heads: list[tuple[str, str]] = []
+    for i, m in enumerate(marks):
+        pieces = cut_at_page_groups(m.group(1), text[bounds[i]:bounds[i + 1]])
+        chapters += pieces
+        heads += [(name, running_head(pieces[0][1])) for name, _ in pieces[1:]]
+    return BookSource(text[:marks[0].start()], tuple(chapters), text[end:], tuple(heads))
+
+
+def cut_at_page_groups(name: str, chapter: str) -> list[tuple[str, str]]:
+    """A chapter cut before each group heading that starts a page; each later piece re-opens the elements it
+    sits in (without their ids, which stay in the first piece), so the print CSS sees the same nesting."""
+    cuts = [m.start() for m in _PAGE_GROUP.finditer(chapter)]
+    bounds = [0, *cuts, len(chapter)]
+    pieces = [(name, chapter[:bounds[1]])]
+    for i in range(1, len(bounds) - 1):
+        pieces.append((f"{name}~{i}", open_elements(chapter[:bounds[i]]) + chapter[bounds[i]:bounds[i + 1]]))
+    return pieces
+
+
+def open_elements(html: str) -> str:
+    """The start tags of the elements still open at the end of ``html`` (Sphinx's output is well formed)."""
+    stack: list[tuple[str, str]] = []
+    for m in _TAG.finditer(html):
+        closing, tag, attrs = m.group(1), m.group(2).lower(), m.group(3)
+        if tag in _VOID or attrs.rstrip().endswith("/"):
+            continue
+        if not closing:
+            stack.append((tag, _ID_ATTR.sub("", attrs)))
+            continue
+        for depth in range(len(stack) - 1, -1, -1):
+            if stack[depth][0] == tag:
+                del stack[depth:]
+                break
+    # continued elements, as after a page break: no top margin, padding or border (box-decoration-break: slice)
+    cut = ' style="margin-top: 0; padding-top: 0; border-top-width: 0"'
+    return "".join(f"<{tag}{attrs}{cut if 'style=' not in attrs else ''}>" for tag, attrs in stack)
+
+
+def running_head(chapter: str) -> str:
+    """The chapter's title as ``string(chapter)`` shows it (its h2 text, without the hidden ¶ link)."""
+    match = _CHAPTER_TITLE.search(chapter)
+    text = _HEADERLINK.sub("", match.group(1)) if match else ""
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", text)).split())
 
 
 def with_page_numbers(text: str, pattern: re.Pattern[str], region: re.Pattern[str], pages: dict[str, int],
@@ -137,7 +191,7 @@ class BookBuilder:
         if len(index_names) > 1 or (index_names and source.chapters[-1][0] != index_names[0]):
             raise ValueError("the book supports one index, as its last chapter")
         # longest first, so the workers finish together
-        futures = {i: self.part(f"chapter-{name}", source.chapter_html(text), URGENT + len(text) / 1e9)
+        futures = {i: self.part(f"chapter-{name}", source.chapter_html(text, name), URGENT + len(text) / 1e9)
                    for i, (name, text) in enumerate(plain)}
         probe = self.part("front", with_page_numbers(source.front_html(), _LINK, _TOC_REGION, {}, TOC_CSS))
         chapters = [futures[i].result() for i in range(len(plain))]

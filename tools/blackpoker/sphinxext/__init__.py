@@ -46,10 +46,44 @@ class RulesDirective(SphinxDirective):
     def rules(self) -> Rules:
         return rules_of(self.config)
 
-    def note_definitions(self) -> None:
+    def note_definitions(self, prose: bool = True) -> None:
+        """Make this page depend on the definitions; ``prose=False`` for a page that never shows an entry's
+        story or flavour text, so editing those does not read it again (it depends on the rest only)."""
+        if not prose:
+            self.env.note_dependency(str(_without_prose_file(Path(self.env.doctreedir))))
+            return
         folder = Path(self.config.blackpoker_definitions)
         for f in FILES:
             self.env.note_dependency(str((folder / f.name).resolve()))
+
+
+PROSE_KEYS = frozenset({"story", "flavor", "flavor_speaker"})
+
+
+def _without_prose_file(doctrees: Path) -> Path:
+    return doctrees / "bp-rules-without-prose.sha256"
+
+
+def _strip_prose(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _strip_prose(v) for k, v in data.items() if k not in PROSE_KEYS}
+    if isinstance(data, list):
+        return [_strip_prose(v) for v in data]
+    return data
+
+
+def _write_without_prose(app: Sphinx, rules: Rules) -> None:
+    """The digest of the whole ruleset but its stories and flavour texts, rewritten only when it changes: the
+    dependency of the pages that show no prose (the kept environment compares dependencies by content)."""
+    import json
+
+    from blackpoker.export import export_rules
+    text = json.dumps(_strip_prose(export_rules(rules)), ensure_ascii=False, sort_keys=True)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n"
+    target = _without_prose_file(Path(app.doctreedir))
+    if not target.is_file() or target.read_text(encoding="utf-8") != digest:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(digest, encoding="utf-8")
 
 
 def _load(app: Sphinx, config: Config) -> None:
@@ -58,6 +92,7 @@ def _load(app: Sphinx, config: Config) -> None:
     except DefinitionErrors as exc:
         raise DefinitionsFailed(exc.errors) from None
     config.blackpoker_rules = rules
+    _write_without_prose(app, rules)
     ed = rules.edition
     # The titles come from ruleset.yaml, never typed into source/.
     config.project = ed.title

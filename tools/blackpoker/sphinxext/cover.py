@@ -10,7 +10,7 @@ from blackpoker.sphinxext import render as r
 
 class CoverDirective(RulesDirective):
     def run(self) -> list[nodes.Node]:
-        self.note_definitions()
+        self.note_definitions(prose=False)
         ed = self.rules.edition
         box = nodes.container(classes=["bp-cover"])
         if ed.subtitle:

@@ -52,7 +52,7 @@ class ExamplesDirective(RulesDirective):
         from blackpoker.sim.scenario import run_scenario
         section = self.arguments[0]
         folder = self.config.blackpoker_examples
-        self.note_definitions()
+        self.note_definitions(prose=False)
         found = examples_for(folder, self.rules, section)
         if not found:
             raise self.error(f"no example scenario in {folder} has section '{section}'")

@@ -238,7 +238,7 @@ class FigureDirective(RulesDirective):
         name = self.arguments[0]
         if name not in FIGURES:
             raise self.error(f"unknown bp-figure '{name}'; expected one of {', '.join(FIGURES)}")
-        self.note_definitions()
+        self.note_definitions(prose=False)
         rules = self.rules
         if name == "frame-layout":
             if len(self.arguments) < 2:

@@ -71,7 +71,7 @@ class IndexDirective(RulesDirective):
     """``{bp-index}``: the whole index; the terms file comes from ``blackpoker_index_terms``."""
 
     def run(self) -> list[nodes.Node]:
-        self.note_definitions()
+        self.note_definitions(prose=False)
         path = Path(self.env.srcdir) / self.config.blackpoker_index_terms
         self.env.note_dependency(str(path))
         try:

@@ -27,7 +27,9 @@ class ListDirective(RulesDirective):
     def run(self) -> list[nodes.Node]:
         kind = self.arguments[0]
         builders: dict[str, Callable[[], list[nodes.Node]]] = {
-            "actions": lambda: self.grouped(self.rules.format_actions, self.rules.action_groups, self.action),
+            # the book starts each group of the long format action list on a new page (and renders it alone)
+            "actions": lambda: self.grouped(self.rules.format_actions, self.rules.action_groups, self.action,
+                                            page_per_group=True),
             "frame-actions": lambda: self.grouped(self.rules.frame_actions, self.rules.frame_action_groups,
                                                   self.action),
             "characters": lambda: self.grouped(self.rules.characters, None, self.character),
@@ -45,8 +47,11 @@ class ListDirective(RulesDirective):
 
     # --- structure ------------------------------------------------------------------------------
     def grouped(self, entries: Sequence[E], order: Sequence[str] | None,
-                render: Callable[[E], nodes.Element]) -> list[nodes.Node]:
-        """Entries under their group headings, after a contents list (目次) like the printed lists."""
+                render: Callable[[E], nodes.Element], page_per_group: bool = False) -> list[nodes.Node]:
+        """Entries under their group headings, after a contents list (目次) like the printed lists.
+
+        ``page_per_group`` marks the group headings ``bp-page-group``: in print each group starts a page, so
+        the book can render (and cache) each group on its own (book.py)."""
         groups: dict[str, list[E]] = {g: [] for g in order or ()}
         for e in entries:
             groups.setdefault(_group(e), []).append(e)
@@ -65,7 +70,8 @@ class ListDirective(RulesDirective):
                 sub += li
             item += sub
             contents += item
-            out.append(nodes.rubric(group, "", *r.suited(group), classes=["bp-group"]))
+            classes = ["bp-group", "bp-page-group"] if page_per_group else ["bp-group"]
+            out.append(nodes.rubric(group, "", *r.suited(group), classes=classes))
             out.extend(render(e) for e in members)
         return out
 

@@ -24,7 +24,7 @@ class RulingsDirective(RulesDirective):
         ref = self.arguments[0]
         if not _REF.match(ref):
             raise self.error(f"'{ref}' is not a ruling place; expected e.g. 'section:6.4.2' or 'action:equip'")
-        self.note_definitions()
+        self.note_definitions(prose=False)
         found = self.rules.rulings_for(ref)
         if not found:
             logger.warning("no ruling in rulings.yaml applies to '%s'", ref, location=self.get_location())
@@ -48,7 +48,7 @@ class ChangesDirective(RulesDirective):
     """``{bp-changes}``: entries updated in this edition (by kind, linked), then every ruling of the project."""
 
     def run(self) -> list[nodes.Node]:
-        self.note_definitions()
+        self.note_definitions(prose=False)
         rules = self.rules
         version = rules.edition.version
         kinds: list[tuple[str, str, tuple[Action | Character | Fog | Trump, ...]]] = [

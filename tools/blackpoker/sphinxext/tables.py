@@ -71,7 +71,7 @@ class TableDirective(RulesDirective):
         name = self.arguments[0]
         if name not in TABLES:
             raise self.error(f"unknown bp-table '{name}'; expected one of {', '.join(TABLES)}")
-        self.note_definitions()
+        self.note_definitions(prose=False)
         out = TABLES[name](self.rules)
         for node in out:
             if isinstance(node, nodes.table) and any(isinstance(c, nodes.title) for c in node.children):
