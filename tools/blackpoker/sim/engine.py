@@ -29,8 +29,8 @@ from blackpoker.sim.frames import SETUPS
 from blackpoker.sim.observe import VIEWS
 from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
 from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
-from blackpoker.sim.requests import (COUNTER_ACTIONS, COUNTER_IMMUNE, activation_known, available_actions,
-                                     check_request, enumerate_requests, key_zone, target_valid)
+from blackpoker.sim.requests import (activation_known, available_actions, check_request, enumerate_requests, key_zone,
+                                     target_candidates, target_valid)
 from blackpoker.sim.state import GameState, Pending, Request, Target, player_name
 from blackpoker.sim.text import card_list, char_text
 
@@ -185,14 +185,13 @@ def _queue_traps(s: GameState, req: Request) -> bool:
     number to your rare card, triggers 罠カウンター with the rare card as its key, targeting that request. By
     ruling trap-counter-immune, a request that counters cannot target does not trigger it."""
     trap_id = "trap-counter"
-    if trap_id not in {a.id for a in available_actions(s)} or len(req.keys) not in (1, 2):
-        return False
-    if s.rules.action(req.action_id).note == COUNTER_IMMUNE and trap_id in COUNTER_ACTIONS:
+    if trap_id not in {a.id for a in available_actions(s)}:
         return False
     owner = s.other(req.controller)
     p = s.players[owner]
     rare = next((r for r in p.rare if any((k.suit, k.rank) == (r.suit, r.rank) for k in req.keys)), None)
-    if rare is None:
+    # its target (a request with 1 or 2 key cards, not one counters cannot target) as the model defines it
+    if rare is None or Target("request", req.uid) not in target_candidates(s, owner, s.rules.action(trap_id), (rare,)):
         return False
     p.rare = tuple(c for c in p.rare if c != rare)
     s.buffer += (Request(s.uid(), trap_id, owner, (rare,), targets=(Target("request", req.uid),), triggered=True),)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from blackpoker.sim import ops
-from blackpoker.sim.abilities import size, soldier_type
+from blackpoker.sim.abilities import size
 from blackpoker.sim.effects import Ctx, effect, negate, place_fog
 from blackpoker.sim.state import Character, GameState, Modifier, TrumpCard, player_name, sort_cards
 from blackpoker.sim.text import card_list, char_text
@@ -162,5 +162,5 @@ def _switch(ctx: Ctx) -> None:
         card = ctx.choose(ctx.me, "兵士として場に出す手札のカード", sort_cards(s.players[ctx.me].hand))
         if card is not None:
             ops.take_from_hand(s, ctx.me, card)  # type: ignore[arg-type]
-            ops.place(s, ctx.me, (card,), "soldier", type_id=soldier_type(card.rank))  # type: ignore[union-attr]
+            ops.place(s, ctx.me, (card,), "soldier")  # type: ignore[arg-type]
         ops.to_hand(s, key.uid)  # 3. 「キーカードを手札に戻す」

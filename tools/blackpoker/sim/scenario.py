@@ -162,7 +162,6 @@ def _setup_start(scenario: Scenario, rules: Rules, record: bool) -> GameState:
                     for name in PLAYER_INDEX)
     state = new_game(rules, scenario.format, int(start.get("seed", 0)), frame=scenario.frame, decks=decks,
                      choices=choices, record=record)
-    state.refs = {}  # type: ignore[attr-defined]
     return state
 
 
@@ -176,7 +175,6 @@ def _build_start(scenario: Scenario, rules: Rules, record: bool) -> GameState:
     s.turn_player = PLAYER_INDEX[start["turn"]]
     s.chance = PLAYER_INDEX[start.get("chance", start["turn"])]
     s.turn = int(start.get("turn_number", 2))
-    refs: dict[str, int] = {}
     for name, index in PLAYER_INDEX.items():
         pdata = start["players"].get(name, {})
         base = ("start", "players", name)
@@ -194,9 +192,6 @@ def _build_start(scenario: Scenario, rules: Rules, record: bool) -> GameState:
                            face_up=item.get("face_up", kind == "soldier"),
                            entered_turn=s.turn if item.get("new", False) else s.turn - 1, timestamp=s.next_uid)
             p.field += (ch,)
-            for c in cards:
-                refs[f"{name}:{c}"] = ch.uid
-        s.refs = refs  # type: ignore[attr-defined]
         life = pdata.get("life", 10)
         if isinstance(life, int):
             life = {"count": life}
