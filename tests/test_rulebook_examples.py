@@ -62,3 +62,47 @@ def test_a_changed_expectation_fails_the_build(tmp_path: Path) -> None:
                        overrides={"blackpoker_examples": str(examples)})
     message = str(getattr(raised.value, "messages", "")) + str(raised.value)
     assert "e01-" in message and "no longer holds" in message and "FAIL stage" in message
+
+
+def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from blackpoker.jobs import Inline
+    from blackpoker.sphinxext import examples
+
+    defs, folder = tmp_path / "definitions", tmp_path / "examples"
+    shutil.copytree(ROOT / "definitions", defs)
+    shutil.copytree(EXAMPLES, folder)
+    played: list[str] = []
+    real = examples.play
+
+    def counting(rules, scenario):  # type: ignore[no-untyped-def]
+        played.append(str(scenario.section))
+        return real(rules, scenario)
+
+    monkeypatch.setattr(examples, "play", counting)
+    site = tmp_path / "site"
+
+    def build() -> str:
+        build_rulebook(defs, site, pdf=False, work_dir=tmp_path / "work", runner=Inline(),
+                       overrides={"blackpoker_examples": os.pathsep.join([str(folder), str(FRAMES)])})
+        return (site / "format.html").read_text(encoding="utf-8") + (site / "common.html").read_text(encoding="utf-8")
+
+    build()
+    assert sorted(played) == sorted(s for s, titles in _sections().items() for _ in titles)  # each one once
+    played.clear()
+
+    # a flavour text: chapter 4 (which shows it, and examples 4.3.1 and 4.3.2) is read again, nothing is played
+    actions = defs / "actions.yaml"
+    actions.write_text(actions.read_text(encoding="utf-8").replace("これが戦術の基本です。", "これが戦術の基本だ。"),
+                       encoding="utf-8")
+    assert "これが戦術の基本だ。" in build()
+    assert played == []
+
+    # a scenario's file: it alone is played again, and shows the change
+    e01 = next(folder.glob("e01-*.yaml"))
+    data = yaml.safe_load(e01.read_text(encoding="utf-8"))
+    e01.write_text(e01.read_text(encoding="utf-8").replace(data["title"], data["title"] + "(改)", 1), encoding="utf-8")
+    assert f"{data['title']}(改)" in build()
+    assert played == [str(data["section"])]

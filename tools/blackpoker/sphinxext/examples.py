@@ -1,23 +1,30 @@
 """``{bp-examples} 2.10.4``: the rules' worked examples of a section, played by the simulator.
 
-Every scenario in the examples folders (the worked examples and the frame scenarios) whose ``section`` is the argument is run at build time; its Japanese
-play-by-play and checked expectations are shown at that place. An example whose expectation no longer holds
-stops the build with the scenario's file and the failing expectation, so a rules change cannot silently
-break an example.
+Every scenario in the examples folders (the worked examples and the frame scenarios) whose ``section`` is
+the argument is run at build time; its Japanese play-by-play and checked expectations are shown at that
+place. An example whose expectation no longer holds stops the build with the scenario's file and the failing
+expectation, so a rules change cannot silently break an example.
+
+Loading and playing scenarios is the costliest part of reading a page, and a page with examples is read
+again whenever any definition shown on it changes. So the environment keeps, per scenario file, its section
+and what it showed, keyed by the file's bytes and the ruleset without its prose: an edited flavour text
+plays nothing again, and an edited scenario plays only itself.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-from functools import lru_cache
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from docutils import nodes
 from sphinx.errors import SphinxError
 
 from blackpoker.errors import DefinitionErrors
 from blackpoker.model import Rules
-from blackpoker.sphinxext import RulesDirective
+from blackpoker.sphinxext import RulesDirective, without_prose_digest
 from blackpoker.sphinxext import render as r
 
 
@@ -25,22 +32,73 @@ class ExampleFailed(SphinxError):
     category = "BlackPoker example failed"
 
 
-@lru_cache(maxsize=4)
-def _scenarios(folder: str, rules: Rules) -> tuple[object, ...]:
+@dataclass(frozen=True)
+class PlayedExample:
+    """What the page shows of one passing scenario."""
+
+    path: str
+    title: str
+    lines: tuple[str, ...]  # the play-by-play with its checked expectations
+    checked: int
+
+
+def load(path: Path, rules: Rules) -> Any:
     from blackpoker.sim.scenario import load_scenario
-    scenarios = []
-    for path in sorted(Path(folder).glob("*.yaml")):
-        try:
-            scenarios.append(load_scenario(path, rules, display_name=str(path)))
-        except DefinitionErrors as exc:
-            raise ExampleFailed("\n" + str(exc)) from None
-    return tuple(scenarios)
+    try:
+        return load_scenario(path, rules, display_name=str(path))
+    except DefinitionErrors as exc:
+        raise ExampleFailed("\n" + str(exc)) from None
 
 
-def examples_for(folders: str, rules: Rules, section: str) -> list[object]:
-    """The scenarios of ``section`` in ``folders`` (joined by os.pathsep), in folder then file order."""
-    return [s for folder in folders.split(os.pathsep) for s in _scenarios(folder, rules)
-            if s.section == section]  # type: ignore[attr-defined]
+def play(rules: Rules, scenario: Any) -> PlayedExample:
+    """Run one example; raise ExampleFailed (with the failing expectations) if it no longer holds."""
+    from blackpoker.sim.scenario import run_scenario
+    result = run_scenario(rules, scenario)
+    if not result.passed:
+        failed = [e for e in result.expectations if not e.passed]
+        detail = "\n".join(f"  {e.line()}" for e in failed) or "  (no expectation was checked)"
+        raise ExampleFailed(f"{scenario.path}: the example 「{scenario.title}」 no longer holds:\n{detail}")
+    lines = tuple(line for line in result.transcript if not line.startswith("# "))
+    return PlayedExample(str(Path(scenario.path).resolve()), scenario.title, lines, len(result.expectations))
+
+
+class Examples:
+    """The scenario files of the example folders, each loaded and played at most once per content.
+
+    Kept in the environment between builds: ``sections`` (file → its bytes' digest and its section) and
+    ``played`` (file → digest, ruleset digest, what it showed).
+    """
+
+    def __init__(self) -> None:
+        self.sections: dict[str, tuple[str, str]] = {}
+        self.played: dict[str, tuple[str, str, PlayedExample]] = {}
+        self.loaded: dict[tuple[str, str, str], Any] = {}  # this build's loaded scenarios (not kept)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "loaded": {}}
+
+    def scenario(self, path: Path, digest: str, rules: Rules, ruleset: str) -> Any:
+        key = (str(path), digest, ruleset)
+        if key not in self.loaded:
+            self.loaded[key] = load(path, rules)
+        return self.loaded[key]
+
+    def of_section(self, folders: str, section: str, rules: Rules, ruleset: str) -> list[PlayedExample]:
+        """The examples of ``section`` in ``folders`` (joined by os.pathsep), in folder then file order."""
+        files = [p.resolve() for folder in folders.split(os.pathsep) for p in sorted(Path(folder).glob("*.yaml"))]
+        shown = []
+        for path in files:
+            name = str(path)
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            if self.sections.get(name, ("",))[0] != digest:
+                self.sections[name] = (digest, str(self.scenario(path, digest, rules, ruleset).section))
+            if self.sections[name][1] != section:
+                continue
+            kept = self.played.get(name)
+            if kept is None or kept[:2] != (digest, ruleset):
+                kept = self.played[name] = (digest, ruleset, play(rules, self.scenario(path, digest, rules, ruleset)))
+            shown.append(kept[2])
+        return shown
 
 
 class ExamplesDirective(RulesDirective):
@@ -49,27 +107,22 @@ class ExamplesDirective(RulesDirective):
     required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
-        from blackpoker.sim.scenario import run_scenario
         section = self.arguments[0]
-        folder = self.config.blackpoker_examples
+        folders = self.config.blackpoker_examples
         self.note_definitions(prose=False)
-        found = examples_for(folder, self.rules, section)
+        examples: Examples = self.env.__dict__.setdefault("bp_examples", Examples())
+        found = examples.of_section(folders, section, self.rules, without_prose_digest(self.env))
         if not found:
-            raise self.error(f"no example scenario in {folder} has section '{section}'")
+            raise self.error(f"no example scenario in {folders} has section '{section}'")
         out: list[nodes.Node] = []
-        for scenario in found:
-            self.env.note_dependency(str(Path(scenario.path).resolve()))
-            result = run_scenario(self.rules, scenario)
-            failed = [e for e in result.expectations if not e.passed]
-            if not result.passed:
-                detail = "\n".join(f"  {e.line()}" for e in failed) or "  (no expectation was checked)"
-                raise ExampleFailed(f"{scenario.path}: the example 「{scenario.title}」 no longer holds:\n{detail}")
+        for example in found:
+            self.env.note_dependency(example.path)
             box = nodes.container(classes=["bp-example"])
-            box += nodes.rubric("", "", *r.suited(f"例: {scenario.title}"))
-            lines = [line for line in result.transcript if not line.startswith("# ")]
-            box += nodes.literal_block("\n".join(lines), "\n".join(lines), classes=["bp-playbyplay"])
+            box += nodes.rubric("", "", *r.suited(f"例: {example.title}"))
+            text = "\n".join(example.lines)
+            box += nodes.literal_block(text, text, classes=["bp-playbyplay"])
             # The transcript interleaves the checked expectations (PASS lines) with the play.
-            box += nodes.paragraph("", f"✓ シミュレーターで検証済み({len(result.expectations)} 項目、"
-                                       f"{Path(scenario.path).name})", classes=["bp-verified"])
+            box += nodes.paragraph("", f"✓ シミュレーターで検証済み({example.checked} 項目、"
+                                       f"{Path(example.path).name})", classes=["bp-verified"])
             out.append(box)
         return out
