@@ -31,6 +31,8 @@ html_theme = "furo"
 html_static_path = ["_static"]
 html_css_files = ["bp.css"]
 html_search_language = "ja"
+# TinySegmenter, as by default, with each text's words remembered between builds (sphinxext/search.py)
+html_search_options = {"type": "blackpoker.sphinxext.search.RememberingSplitter"}
 html_last_updated_fmt = None
 html_show_sourcelink = False
 html_copy_source = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -106,3 +107,23 @@ def export_rules(rules: m.Rules) -> dict[str, Any]:
 def export_json(rules: m.Rules) -> str:
     """Deterministic JSON text (UTF-8, Japanese unescaped, stable order)."""
     return json.dumps(export_rules(rules), ensure_ascii=False, indent=2) + "\n"
+
+
+# An entry's story and flavour text: shown in the lists and the JSON, never read by the rules or the simulator.
+PROSE_KEYS = frozenset({"story", "flavor", "flavor_speaker"})
+
+
+def _without_prose(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _without_prose(v) for k, v in data.items() if k not in PROSE_KEYS}
+    if isinstance(data, list):
+        return [_without_prose(v) for v in data]
+    return data
+
+
+def rules_digest(rules: m.Rules, *, prose: bool = True) -> str:
+    """SHA-256 of the ruleset's content; ``prose=False`` leaves out stories and flavour texts, so what does
+    not show them (examples, scenarios, tables) can be keyed on it and stay cached when only those change."""
+    data = export_rules(rules)
+    text = json.dumps(data if prose else _without_prose(data), ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

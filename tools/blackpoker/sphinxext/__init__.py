@@ -57,29 +57,20 @@ class RulesDirective(SphinxDirective):
             self.env.note_dependency(str((folder / f.name).resolve()))
 
 
-PROSE_KEYS = frozenset({"story", "flavor", "flavor_speaker"})
-
-
 def _without_prose_file(doctrees: Path) -> Path:
     return doctrees / "bp-rules-without-prose.sha256"
 
 
-def _strip_prose(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _strip_prose(v) for k, v in data.items() if k not in PROSE_KEYS}
-    if isinstance(data, list):
-        return [_strip_prose(v) for v in data]
-    return data
+def without_prose_digest(env: Any) -> str:
+    """The digest written by :func:`_write_without_prose` for this build."""
+    return _without_prose_file(Path(env.doctreedir)).read_text(encoding="utf-8").strip()
 
 
 def _write_without_prose(app: Sphinx, rules: Rules) -> None:
     """The digest of the whole ruleset but its stories and flavour texts, rewritten only when it changes: the
     dependency of the pages that show no prose (the kept environment compares dependencies by content)."""
-    import json
-
-    from blackpoker.export import export_rules
-    text = json.dumps(_strip_prose(export_rules(rules)), ensure_ascii=False, sort_keys=True)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n"
+    from blackpoker.export import rules_digest
+    digest = rules_digest(rules, prose=False) + "\n"
     target = _without_prose_file(Path(app.doctreedir))
     if not target.is_file() or target.read_text(encoding="utf-8") != digest:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -185,7 +176,7 @@ def _pages_to_rewrite(app: Sphinx, env: Any) -> list[str]:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from blackpoker.sphinxext import cover, examples, figures, index, lists, notes, tables
+    from blackpoker.sphinxext import cover, examples, figures, index, lists, notes, numref, search, tables
 
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
@@ -195,10 +186,13 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("blackpoker_index_terms", "index-terms.yaml", "env", types=frozenset({str}))
     app.connect("config-inited", _load, priority=400)
     app.connect("builder-inited", _builder_inited)
+    app.connect("builder-inited", search.load_words)
+    app.connect("build-finished", search.save_words)
     app.connect("html-page-context", _page_context)
     app.connect("doctree-read", _remember_inputs)
     app.connect("env-get-outdated", _changed_inputs)
     app.connect("env-get-updated", _pages_to_rewrite)
+    app.add_domain(numref.NumrefStandardDomain, override=True)
     app.add_directive("bp-table", tables.TableDirective)
     app.add_directive("bp-list", lists.ListDirective)
     app.add_directive("bp-figure", figures.FigureDirective)
