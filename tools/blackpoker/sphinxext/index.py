@@ -93,15 +93,23 @@ class IndexDirective(RulesDirective):
                 continue
             head = nodes.rubric(g, g, classes=["bp-index-group"], ids=[f"idx-{g}"])
             box += head
-            lst = nodes.bullet_list(classes=["bp-index-list"])
-            for e in groups[g]:
-                li = nodes.list_item()
-                p = nodes.paragraph()
-                link = r.ref(e.label, e.term)
-                if e.kind:
-                    link += nodes.inline(e.kind, e.kind, classes=["bp-index-kind"])
-                p += link
-                li += p
-                lst += li
-            box += lst
+            # Two lists side by side, the first half and the second, read column by column. Not CSS columns:
+            # balancing them makes WeasyPrint lay the index out over and over (a second per build).
+            items = groups[g]
+            half = -(-len(items) // 2)
+            columns = nodes.container(classes=["bp-index-columns"])
+            for part in (items[:half], items[half:]):
+                lst = nodes.bullet_list(classes=["bp-index-list"])
+                for e in part:
+                    li = nodes.list_item()
+                    p = nodes.paragraph()
+                    link = r.ref(e.label, e.term)
+                    if e.kind:
+                        link += nodes.inline(e.kind, e.kind, classes=["bp-index-kind"])
+                    p += link
+                    li += p
+                    lst += li
+                if part:
+                    columns += lst
+            box += columns
         return [box]
