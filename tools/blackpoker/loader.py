@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -203,6 +204,9 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
     from blackpoker.checks import run_checks  # checks read the model; import late to keep layers clear
 
     directory = Path(directory)
+    key = _content_key(directory, schema_dir, checks) if not extra_checks else None
+    if key is not None and key in _LOADED:
+        return _LOADED[key]
     errors: list[DefinitionError] = []
     sources: dict[str, SourceFile] = {}
     if not directory.is_dir():
@@ -234,7 +238,27 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
                 errors.append(by_name[origin.file].error(origin.path, message))
     if errors:
         raise DefinitionErrors(errors)
+    if key is not None:
+        _LOADED.clear()  # the last ruleset only: a build loads one, a long-running preview the newest
+        _LOADED[key] = rules
     return rules
+
+
+# One build asks for the same ruleset many times (the build itself, each step, each Sphinx run, every worker
+# process forked from it): the model is immutable, so a ruleset already loaded from the same bytes is reused.
+_LOADED: dict[str, m.Rules] = {}
+
+
+def _content_key(directory: Path, schema_dir: Path, checks: bool) -> str | None:
+    """SHA-256 of every definition and schema file's bytes; None if one cannot be read (then load normally)."""
+    # the places in the model name the files as the user sees them: relative to the working directory
+    digest = hashlib.sha256(f"{checks}\0{directory.resolve()}\0{os.getcwd()}\0".encode())
+    try:
+        for path in [directory / f.name for f in FILES] + sorted(schema_dir.glob("*.json")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    except OSError:
+        return None
+    return digest.hexdigest()
 
 
 
