@@ -181,7 +181,7 @@ class BookBuilder:
         self.used.append(key)
         cached = self.cache.get(key)
         return done(cached) if cached is not None else self.runner.submit(
-            _render, html, self.base_url, str(self.cache.dir), key, priority=priority)
+            _render, html, self.base_url, str(self.cache.dir), key, priority=priority, then=URGENT)
 
     def build(self, target: Path, booklet: Path | None = None) -> PartInfo:
         """Write the book to ``target`` (and its ``booklet``); returns where its anchors and bookmarks are."""

@@ -4,7 +4,8 @@ The definitions are loaded and checked first; then the steps (JSON export, verif
 lists, rulebook) render into folders beside the output. All heavy work goes to one pool of worker
 processes, one per core: the simple steps are one job each; the action lists and the rulebook are run
 from threads here and hand their pieces (Sphinx builds, pages, chapters) to the same pool, so both cores
-stay busy until the end. Only when every step succeeded does the staging folder replace the output
+stay busy until the end. The rulebook's thread starts first, alone until it has queued its single page: that
+heads the longest chain of work. Only when every step succeeded does the staging folder replace the output
 folder, so a failed build leaves the previous site exactly as it was.
 
 Two caches make rebuilds cheap (both under ``<out>/../.cache``, keyed by content):
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Callable
 from blackpoker.cache import StepCache, fingerprint
 from blackpoker.errors import DefinitionErrors
 from blackpoker.loader import load_rules
+from blackpoker.model import Rules
 from blackpoker.paths import ROOT
 
 if TYPE_CHECKING:
@@ -69,6 +71,8 @@ class Step:
     run: Callable[[Path, Path], tuple[list[Path], str]] | None = None
     inputs: tuple[str, ...] = ()
     pipeline: Callable[[Path, Path, Context], tuple[list[Path], str, list[str]]] | None = None
+    prose: bool = True  # False: it never reads stories or flavour texts, so editing those does not run it again
+    lead: bool = False  # a pipeline that starts first and queues its first job before anything else starts
 
 
 def _export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -124,20 +128,25 @@ def _pdf_pages(files: list[Path]) -> str:
 
 STEPS: tuple[Step, ...] = (
     Step("export", "JSON export", _export),
-    Step("scenarios", "verified scenarios", _scenarios, ("tools/blackpoker/sim", "scenarios")),
+    Step("scenarios", "verified scenarios", _scenarios, ("tools/blackpoker/sim", "scenarios"), prose=False),
     Step("actionlists", "action lists (HTML + PDF)", inputs=("tools/blackpoker/actionlist", "templates/actionlist"),
          pipeline=_actionlists),
+    # its single page heads the longest chain of work
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=(
-        "tools/blackpoker/sphinxext", "tools/blackpoker/sim", "source", "scenarios"), pipeline=_rulebook),
+        "tools/blackpoker/sphinxext", "tools/blackpoker/sim", "source", "scenarios"), pipeline=_rulebook, lead=True),
 )
 CODE = ("schemas", "pyproject.toml")  # plus the package's top-level modules (the shared core)
+LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
 
 
-def step_key(step: Step, definitions: Path) -> str:
-    """Everything a step's output depends on: definitions, code, schemas, its own inputs, environment knobs."""
+def step_key(step: Step, definitions: Path, rules: Rules) -> str:
+    """Everything a step's output depends on: definitions (or, for a step that shows no prose, the ruleset
+    without it), code, schemas, its own inputs, environment knobs."""
+    from blackpoker.export import rules_digest
     core = sorted((ROOT / "tools" / "blackpoker").glob("*.py"))
-    roots = [definitions, *core] + [ROOT / p for p in (*CODE, *step.inputs) if (ROOT / p).exists()]
-    return fingerprint(roots, step.name, os.environ.get("SOURCE_DATE_EPOCH", ""))
+    roots = ([definitions] if step.prose else []) + core + [ROOT / p for p in (*CODE, *step.inputs) if (ROOT / p).exists()]
+    content = "" if step.prose else rules_digest(rules, prose=False)
+    return fingerprint(roots, step.name, content, os.environ.get("SOURCE_DATE_EPOCH", ""))
 
 
 def _run_step(step_name: str, definitions: str, step_dir: str) -> StepResult:
@@ -208,7 +217,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     try:
         pending: list[tuple[Step, str]] = []
         for step in STEPS:
-            key = step_key(step, definitions)
+            key = step_key(step, definitions, rules)
             t0 = time.perf_counter()
             restored = cache.restore(step.name, key, staging)
             if restored is None:
@@ -226,7 +235,9 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
             try:
                 futures: dict[Future[StepResult], tuple[Step, str]] = {}
                 threads = []
-                for step, key in pending:
+                # the lead pipeline first, and alone until its first job is queued: it heads the longest
+                # chain of work, and the other threads would otherwise keep it from the interpreter lock
+                for step, key in sorted(pending, key=lambda p: not p[0].lead):
                     progress(f"  … {step.title}")
                     step_dir = out.parent / f".{out.name}.step-{step.name}"
                     shutil.rmtree(step_dir, ignore_errors=True)
@@ -237,6 +248,9 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
                                                   args=(future, _run_pipeline, step, definitions.resolve(), step_dir, context))
                         thread.start()
                         threads.append(thread)
+                        if step.lead:
+                            future.add_done_callback(lambda _: scheduler.first_job.set())  # it failed early
+                            scheduler.first_job.wait(LEAD_WAIT)
                     else:
                         future = scheduler.submit(_run_step, step.name, str(definitions.resolve()), str(step_dir),
                                                   priority=NORMAL)

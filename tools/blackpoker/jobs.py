@@ -5,6 +5,11 @@ chapter) to one pool with one worker per core, so both cores stay busy until the
 Jobs wait here, not in the pool, and the most urgent goes first: the book's chapters, which the last
 steps wait for, before the action lists, which can fill the gaps. Code that only needs results in order
 (tests, a single renderer) can use :class:`Inline` instead.
+
+Priorities alone lose one race: when a job on the critical path ends, the work that follows it is
+submitted by whoever waits for its result a moment later, and by then the freed worker has taken the
+next job in the queue (perhaps a second long). A job submitted with ``then`` keeps its worker for that
+follow-up, for at most ``HOLD`` seconds, from anything less urgent.
 """
 
 from __future__ import annotations
@@ -14,24 +19,29 @@ import itertools
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Protocol
 
 # priorities: higher first
 URGENT = 30  # on the book's critical path: single page, chapters, contents, index, joining
 SOON = 25  # the action lists' entries: they need only the definitions, and the rest of the lists waits for them
-LATER = 22  # the action lists' frames and assembly
-NORMAL = 20  # the web pages (Sphinx html: nothing waits for them), the simple steps
+WEB = 23  # the web pages (Sphinx html): one long job, best started early, where Sphinx is already loaded
+LATER = 22  # the action lists' frames and assembly: many short jobs that fill the gaps
+NORMAL = 20  # the simple steps
+HOLD = 0.5  # seconds a worker is kept for the follow-up of a job submitted with ``then``
 
 
 class Runner(Protocol):
-    def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL) -> "Future[Any]": ...
+    def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL,
+               then: float | None = None) -> "Future[Any]": ...
 
 
 class Inline:
     """Runs each job at once in this process; the future is already done (or failed)."""
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL) -> "Future[Any]":
+    def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL,
+               then: float | None = None) -> "Future[Any]":
         future: Future[Any] = Future()
         try:
             future.set_result(fn(*args))
@@ -43,17 +53,22 @@ class Inline:
 class Scheduler:
     """Feeds a process pool by priority (then by order of submission), never more jobs than workers."""
 
-    def __init__(self, pool: ProcessPoolExecutor, workers: int) -> None:
-        self.pool, self.workers = pool, workers
-        self._queue: list[tuple[float, int, Callable[..., Any], tuple[Any, ...], Future[Any]]] = []
+    def __init__(self, pool: ProcessPoolExecutor, workers: int, hold: float = HOLD) -> None:
+        self.pool, self.workers, self.hold = pool, workers, hold
+        self._queue: list[tuple[float, int, Callable[..., Any], tuple[Any, ...], Future[Any], float | None]] = []
         self._order = itertools.count()
         self._running = 0
+        self._holds: list[tuple[float, float]] = []  # (priority kept for, until when)
         self._lock = threading.Lock()
+        self.first_job = threading.Event()  # set by the first submission
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL) -> "Future[Any]":
+    def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL,
+               then: float | None = None) -> "Future[Any]":
+        """Queue ``fn(*args)``; with ``then``, its worker is kept for work of that priority when it ends."""
+        self.first_job.set()
         outer: Future[Any] = Future()
         with self._lock:
-            heapq.heappush(self._queue, (-priority, next(self._order), fn, args, outer))
+            heapq.heappush(self._queue, (-priority, next(self._order), fn, args, outer, then))
         self._feed()
         return outer
 
@@ -62,7 +77,16 @@ class Scheduler:
             with self._lock:
                 if self._running >= self.workers or not self._queue:
                     return
-                _, _, fn, args, outer = heapq.heappop(self._queue)
+                now = time.monotonic()
+                self._holds = [h for h in self._holds if h[1] > now]
+                top = -self._queue[0][0]
+                kept = [h for h in self._holds if h[0] > top]
+                if self.workers - self._running <= len(kept):
+                    return  # the free workers wait for more urgent follow-ups
+                _, _, fn, args, outer, then = heapq.heappop(self._queue)
+                served = next((h for h in self._holds if h[0] <= top), None)
+                if served is not None:
+                    self._holds.remove(served)
                 self._running += 1
             try:
                 inner = self.pool.submit(fn, *args)
@@ -71,11 +95,17 @@ class Scheduler:
                     self._running -= 1
                 outer.set_exception(exc)
                 continue
-            inner.add_done_callback(lambda done, outer=outer: self._finished(done, outer))
+            inner.add_done_callback(lambda done, outer=outer, then=then: self._finished(done, outer, then))
 
-    def _finished(self, inner: "Future[Any]", outer: "Future[Any]") -> None:
+    def _finished(self, inner: "Future[Any]", outer: "Future[Any]", then: float | None) -> None:
         with self._lock:
             self._running -= 1
+            if then is not None:
+                self._holds.append((then, time.monotonic() + self.hold))
+        if then is not None:  # look again when the hold runs out, in case no follow-up came
+            timer = threading.Timer(self.hold, self._feed)
+            timer.daemon = True
+            timer.start()
         exc = inner.exception()
         if exc is not None:
             outer.set_exception(exc)

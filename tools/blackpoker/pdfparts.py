@@ -198,7 +198,11 @@ def part_info(document: "Document", stand_ins: frozenset[str] = frozenset()) -> 
 
 
 def quiet_weasyprint() -> None:
-    """WeasyPrint's progress lines and its warnings about Sphinx's web CSS are noise in a build."""
+    """WeasyPrint's progress lines and its warnings about Sphinx's web CSS are noise in a build.
+
+    Called before WeasyPrint is first imported: the import already logs (its default stylesheets), and a
+    worker that ran Sphinx before has a root logger that prints INFO (a Pygments style plugin configures it).
+    """
     import logging
     for name in ("weasyprint", "weasyprint.progress", "fontTools"):
         logging.getLogger(name).setLevel(logging.ERROR)
@@ -210,6 +214,7 @@ _FONTS: list[object] = []
 def _font_config() -> object:
     """One font configuration per process: WeasyPrint then finds and loads each font once, not per part."""
     if not _FONTS:
+        quiet_weasyprint()
         from weasyprint.text.fonts import FontConfiguration
         _FONTS.append(FontConfiguration())
     return _FONTS[0]
@@ -224,9 +229,9 @@ def render_part(html: str, base_url: str) -> tuple[bytes, PartInfo]:
 
 def layout(html: str, base_url: str) -> "Document":
     """Lay out without writing."""
+    quiet_weasyprint()
     from weasyprint import HTML
 
-    quiet_weasyprint()
     return HTML(string=html, base_url=base_url).render(font_config=_font_config())
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from blackpoker.cache import fingerprint
 from blackpoker.errors import DefinitionErrors
-from blackpoker.jobs import NORMAL, URGENT, Inline, Runner, Scheduler, default_workers, process_pool
+from blackpoker.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
 from blackpoker.paths import ROOT, SOURCE
 from blackpoker.pdfparts import PartCache
 
@@ -166,10 +166,11 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
     work_dir = Path(work_dir)
     try:
         prepare_work(work_dir, definitions, source, overrides)
-        if pdf:  # first: the book's chapters wait for it; the web pages are written meanwhile
+        if pdf:  # first: the book's chapters wait for it; the web pages are written meanwhile, by the same
+            # worker (``then``: Sphinx is loaded there, while the other worker has WeasyPrint for the chapters)
             runner.submit(sphinx_job, "singlehtml", Path(definitions), source, work_dir, overrides,
-                          priority=URGENT + 1).result()
-        html = runner.submit(sphinx_job, "html", Path(definitions), source, work_dir, overrides, priority=NORMAL)
+                          priority=URGENT + 1, then=WEB).result()
+        html = runner.submit(sphinx_job, "html", Path(definitions), source, work_dir, overrides, priority=WEB)
         written = [out_dir / "index.html"]
         if pdf:
             book = BookBuilder(work_dir / "single" / "index.html", runner, cache or PartCache(work_dir / "parts"))
