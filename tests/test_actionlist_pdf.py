@@ -190,3 +190,47 @@ def test_built_lists_look_exactly_like_one_document(rules: Rules, built: tuple[P
     a5 = pdf_paths(built[0], page)[0]
     assert pages_that_differ(reference, a5) == []
     assert structure(a5) == structure(reference)
+
+
+# ---- the cover is laid out apart from the frame -------------------------------------------------------
+
+class _Counting:
+    """Runs jobs inline and remembers the cache key of every part it had to render."""
+
+    def __init__(self) -> None:
+        self.rendered: list[str] = []
+
+    def submit(self, fn, *args, priority: float = 0, then: float | None = None):  # type: ignore[no-untyped-def]
+        from blackpoker.jobs import Inline
+        if fn.__name__ == "_render":
+            self.rendered.append(args[-1])
+        return Inline().submit(fn, *args)
+
+
+def test_a_cover_is_laid_out_again_only_when_its_page_numbers_change(rules: Rules, tmp_path: Path) -> None:
+    from blackpoker.actionlist.pdf import ListsBuilder
+    from blackpoker.pdfparts import PartCache
+
+    runner = _Counting()
+    builder = ListsBuilder(rules, runner, PartCache(tmp_path))
+    page = next(p for p in builder.pages if p.key == "lite")
+    heights = {ev.anchor: 40.0 for ev in page.entries}
+    frame, cover = builder.frame_and_cover(page, heights)
+    assert cover.info.pages == 1 and frame.info.pages > 3
+    numbers = {a.name: a.page for a in frame.info.anchors}
+
+    # the last entry grows a little: the frame is laid out again, the contents' numbers stay, the cover is kept
+    runner.rendered.clear()
+    grown = {**heights, page.entries[-1].anchor: 60.0}
+    frame2, cover2 = builder.frame_and_cover(page, grown)
+    assert [k.rsplit("-", 1)[0] for k in runner.rendered] == ["frame-lite"]
+    assert cover2 == cover and frame2 != frame
+
+    # every entry grows: the groups move to later pages, so the cover shows new numbers
+    runner.rendered.clear()
+    frame3, cover3 = builder.frame_and_cover(page, {a: 120.0 for a in heights})
+    moved = {a.name: a.page for a in frame3.info.anchors}
+    section = page.sections[-1].anchor
+    assert moved[section] > numbers[section]
+    assert [k.rsplit("-", 1)[0] for k in runner.rendered] == ["frame-lite", "cover-lite"]
+    assert cover3 != cover

@@ -3,15 +3,20 @@
 The same entry appears in up to five lists (207 places, 66 different entries), and editing one entry should
 not lay out whole lists again. So every entry is laid out once and the lists are put together from them:
 
-1. entries: each section's entries (all lists' versions of them) are one cached document with one entry
-   per page; that gives every entry's drawing and its exact height;
-2. frame: each list is laid out as one document in which every entry is an invisible box of that height:
-   cover, contents with page numbers, headings, running heads and page numbers are all real, and the page
-   breaks are the ones the entries would make (break-inside: avoid, headings kept with their first entry);
-3. the entries' drawings are stamped into their boxes (pdfparts.join), links, bookmarks and anchors included.
+1. entries: every few entries of a section (all lists' versions of them) are one cached document with one
+   entry per page; that gives every entry's drawing and its exact height;
+2. frame: each list is laid out as one document in which every entry is an invisible box of that height and
+   the cover is as many empty pages as it takes: headings, running heads and page numbers are all real,
+   and the page breaks are the ones the entries would make (break-inside: avoid, headings kept with their
+   first entry);
+3. cover: the cover (title, contents, legend) laid out alone, its contents' page numbers read from the frame
+   as literal numbers. It is most of a frame's cost, so keeping it apart means an entry that grows or
+   shrinks lays out again only the frames (the body's boxes are cheap), and a cover only if its numbers change;
+4. the cover's pages and the entries' drawings are stamped onto the frame (pdfparts.join), links, bookmarks
+   and anchors included.
 
-An edit re-renders the entry's section (a few seconds on the core the book leaves free), plus the frames of
-the lists whose page breaks it moves. A test
+An edit re-renders the entry's batch (a fraction of a second on the core the book leaves free), plus the
+frames of the lists whose entry heights it changes and the covers whose page numbers it moves. A test
 checks that the lists look exactly like the same list rendered as one document.
 """
 
@@ -41,6 +46,14 @@ ENTRIES_CSS = ("@page { size: 148mm 3000mm; margin: 0 10mm; @top-left { content:
                "@page :first { @top-left { content: none; } @top-right { content: none; } } "
                ".bp-one { break-before: page; }")
 _ID = re.compile(r'\bid="([^"]+)"')
+# The cover alone: no running heads or page numbers (the frame's page draws those), contents numbered literally.
+COVER_CSS = ("@page { @top-left { content: none; } @top-right { content: none; } @bottom-center { content: none; } } "
+             "@page :first { @top-left { content: none; } @top-right { content: none; } "
+             "@bottom-center { content: none; } } "
+             '.print-toc a::after { content: leader(".") attr(data-page); }')
+# Entries laid out together: a document costs about two entries' time, so small batches make an edit cheap
+# (it lays out its batch again) for little more in a cold build.
+ENTRIES_PER_BATCH = 4
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,7 @@ class PrintDoc:
 
     runs: tuple[SectionPart, ...] = ()
     cover: bool = False
+    cover_pages: int = 0  # without the cover: this many empty pages where it would be
     colophon: bool = False
     toc_pages: dict[str, int] = field(default_factory=dict)
     heights: dict[str, float] = field(default_factory=dict)
@@ -134,7 +148,7 @@ class Variant:
     """One entry's HTML as one list shows it (lists differ only in which references are links)."""
 
     html: str
-    batch: str  # the section whose document renders it
+    batch: str  # the batch (a few entries of one section) whose document renders it
     index: int = 0  # its page in that document
 
 
@@ -163,16 +177,24 @@ class ListsBuilder:
             _render, html, str(self.cache.dir), key, priority=priority)
 
     def variants(self) -> tuple[dict[tuple[str, str], Variant], dict[str, list[str]]]:
-        """(list key, entry anchor) → its variant, and each section's variants' HTML in order of appearance."""
+        """(list key, entry anchor) → its variant, and each batch's variants' HTML in order of appearance.
+
+        A batch is a few entries of one section with all their variants (see ENTRIES_PER_BATCH), so an
+        edit lays out only the few entries beside it again.
+        """
         found: dict[tuple[str, str], Variant] = {}
         batches: dict[str, list[str]] = {}
+        order: dict[str, list[str]] = {}  # each section's entries, in order of first appearance
         for page in self.pages:
             macros = self.env.get_template("_macros.html").make_module(page_context(self.rules, page, self.pages))
             for section in page.sections:
+                entries = order.setdefault(section.anchor, [])
                 for group in section.groups:
                     for ev in group.entries:
+                        if ev.anchor not in entries:
+                            entries.append(ev.anchor)
                         html = str(macros.entry(ev, static=True))
-                        batch = section.anchor
+                        batch = f"{section.anchor}~{entries.index(ev.anchor) // ENTRIES_PER_BATCH}"
                         members = batches.setdefault(batch, [])
                         if html not in members:
                             members.append(html)
@@ -196,17 +218,14 @@ class ListsBuilder:
 
     def build_list(self, page: ListPage, out_dir: Path, variants: dict[tuple[str, str], Variant],
                    batches: dict[str, Part]) -> list[Path]:
-        """One list: its frame with a box per entry, then the entries stamped into their boxes."""
+        """One list: its frame with a box per entry, then its cover and the entries stamped onto it."""
         entries = {}
         for ev in page.entries:
             variant = variants[(page.key, ev.anchor)]
             part = batches[variant.batch]
             entries[ev.anchor] = (part, variant.index, next(a for a in part.info.anchors if a.name == f"bpv{variant.index}"))
         heights = {anchor: drawn.height for anchor, (_, _, drawn) in entries.items()}
-        html = self.env.get_template("print.html").render(
-            {**page_context(self.rules, page, self.pages),
-             "doc": PrintDoc(whole(page), cover=True, colophon=True, heights=heights)})
-        frame = self._part(f"frame-{page.key}", html).result()
+        frame, cover = self.frame_and_cover(page, heights)
         boxes = {a.name: a for a in frame.info.anchors}
         stamps = []
         for anchor, (part, index, drawn) in entries.items():
@@ -214,9 +233,30 @@ class ListsBuilder:
             if abs(box.height - drawn.height) > 0.01:  # a box split over two pages
                 raise RuntimeError(f"{page.key}: the entry {anchor} is taller than a page")
             stamps.append(Stamp(box.page, part, index, box.x - drawn.x, box.y - drawn.y, f"bpv{index}."))
+        stamps += [Stamp(n, cover, n, 0.0, 0.0) for n in range(cover.info.pages)]
         a5, two_up, booklet = pdf_paths(out_dir, page)
         self.runner.submit(_assemble, frame, stamps, a5, two_up, booklet, priority=LATER).result()
         return [a5, two_up, booklet]
+
+    def frame_and_cover(self, page: ListPage, heights: dict[str, float]) -> tuple[Part, Part]:
+        """The list's frame and its cover, laid out apart (see the module's docstring).
+
+        The frame keeps one page for the cover; should the cover take more, the frame is laid out again
+        with room for it.
+        """
+        context = page_context(self.rules, page, self.pages)
+        template = self.env.get_template("print.html")
+        anchors = [a for s in page.sections for a in (s.anchor, *(g.anchor for g in s.groups))]
+        cover_pages = 1
+        while True:
+            frame = self._part(f"frame-{page.key}", template.render({**context, "doc": PrintDoc(
+                whole(page), cover_pages=cover_pages, colophon=True, heights=heights)})).result()
+            numbers = {a.name: a.page + 1 for a in frame.info.anchors}
+            cover = self._part(f"cover-{page.key}", template.render({**context, "doc": PrintDoc(
+                cover=True, toc_pages={a: numbers[a] for a in anchors}, css=COVER_CSS)})).result()
+            if cover.info.pages == cover_pages:
+                return frame, cover
+            cover_pages = cover.info.pages
 
 
 def build_pdfs(rules: Rules, out_dir: Path, workers: int | None = None, *, runner: Runner | None = None,
