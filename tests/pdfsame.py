@@ -1,7 +1,10 @@
-"""Helpers for tests: do two PDFs look the same and carry the same outline, destinations and links?"""
+"""Helpers for tests: do two PDFs look the same and carry the same outline, destinations and links? Does
+any text sit on other text?"""
 
 from __future__ import annotations
 
+import html
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -56,3 +59,25 @@ def structure(pdf: Path) -> dict[str, object]:
             target = annot.get("/Dest") or (action.get_object().get("/URI") if action is not None else None)
             links.append((number, tuple(round(float(v), 2) for v in annot["/Rect"]), str(target)))
     return {"outline": outline, "dests": dests, "links": sorted(links), "info": dict(reader.metadata or {})}
+
+
+_WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>')
+
+
+def words_drawn_over_words(pdf: Path) -> list[tuple[int, str, str]]:
+    """(page, word, word) for every two words whose boxes overlap by more than a third of the smaller.
+
+    Set text never does that; a float left uncleared or a box drawn in the wrong place does (the words of
+    one index group printed over the next, say). Hidden text counts too, since a reader's search finds it.
+    """
+    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
+    found = []
+    for number, page in enumerate(out.split("<page ")[1:], start=1):
+        words = [(*(float(v) for v in m.groups()[:4]), html.unescape(m.group(5))) for m in _WORD.finditer(page)]
+        for i, (ax0, ay0, ax1, ay1, a) in enumerate(words):
+            for bx0, by0, bx1, by1, b in words[i + 1:]:
+                w, h = min(ax1, bx1) - max(ax0, bx0), min(ay1, by1) - max(ay0, by0)
+                smaller = min((ax1 - ax0) * (ay1 - ay0), (bx1 - bx0) * (by1 - by0))
+                if w > 1 and h > 1 and w * h > smaller / 3:
+                    found.append((number, a, b))
+    return found

@@ -149,6 +149,15 @@ def test_text_is_extractable_with_header_and_entry_names(rules: Rules, built: tu
         assert f"アクションリスト{page.title}" in re.sub(r"\s+", "", second)
 
 
+@needs_poppler
+def test_no_text_is_drawn_over_other_text(rules: Rules, built: tuple[Path, list[Path]]) -> None:
+    from pdfsame import words_drawn_over_words
+
+    # the cover stamped onto its frame, the entries into their boxes; the running heads' strings are hidden
+    for page in list_pages(rules):
+        assert words_drawn_over_words(pdf_paths(built[0], page)[0]) == [], page.key
+
+
 # ---- page breaks ------------------------------------------------------------------------------------
 
 def _boxes(box):  # type: ignore[no-untyped-def]

@@ -335,6 +335,14 @@ def test_pdf_links_are_relative_and_do_not_depend_on_the_build_folder(site: Path
     assert not [u for u in uris if u.startswith("file:") or u.startswith("/")]
 
 
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
+def test_no_text_is_drawn_over_other_text(site: Path) -> None:
+    from pdfsame import words_drawn_over_words
+
+    # the index's two lists per group, the entries' floated field names: nothing lands on anything else
+    assert words_drawn_over_words(site / PDF_NAME) == []
+
+
 @pytest.mark.slow
 def test_book_from_chapters_looks_exactly_like_the_single_page_as_one_document(
         built_rulebook: tuple[Path, Path], tmp_path: Path) -> None:

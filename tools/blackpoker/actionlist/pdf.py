@@ -85,6 +85,7 @@ class PrintDoc:
     heights: dict[str, float] = field(default_factory=dict)
     css: str = ""
     running_literal: bool = False
+    running_strings: bool = True  # the hidden running-head strings (the cover alone draws no running heads)
 
 
 def whole(page: ListPage) -> tuple[SectionPart, ...]:
@@ -253,7 +254,8 @@ class ListsBuilder:
                 whole(page), cover_pages=cover_pages, colophon=True, heights=heights)})).result()
             numbers = {a.name: a.page + 1 for a in frame.info.anchors}
             cover = self._part(f"cover-{page.key}", template.render({**context, "doc": PrintDoc(
-                cover=True, toc_pages={a: numbers[a] for a in anchors}, css=COVER_CSS)})).result()
+                cover=True, toc_pages={a: numbers[a] for a in anchors}, css=COVER_CSS,
+                running_strings=False)})).result()
             if cover.info.pages == cover_pages:
                 return frame, cover
             cover_pages = cover.info.pages
