@@ -259,6 +259,3 @@ def _content_key(directory: Path, schema_dir: Path, checks: bool) -> str | None:
     except OSError:
         return None
     return digest.hexdigest()
-
-
-
