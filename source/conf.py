@@ -6,7 +6,7 @@ Nothing depends on the clock (no %Y, no last-updated), so two builds give identi
 
 from pathlib import Path
 
-from blackpoker.paths import DEFINITIONS
+from blackpoker.core.paths import DEFINITIONS
 
 project = "BlackPoker"  # replaced from ruleset.yaml by the extension
 language = "ja"

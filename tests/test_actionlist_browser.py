@@ -9,8 +9,8 @@ from urllib.parse import quote
 import pytest
 
 from blackpoker import load_rules
-from blackpoker.actionlist import build_html
-from blackpoker.model import Rules
+from blackpoker.render.actionlist import build_html
+from blackpoker.core.model import Rules
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",

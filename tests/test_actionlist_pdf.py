@@ -12,11 +12,11 @@ import pytest
 from pypdf import PdfReader
 
 from blackpoker import load_rules
-from blackpoker.actionlist import build_pdfs
-from blackpoker.actionlist.pdf import pdf_paths, render_documents
-from blackpoker.actionlist.view import all_page, list_pages
-from blackpoker.impose import booklet_order, two_up_order
-from blackpoker.model import Rules
+from blackpoker.render.actionlist import build_pdfs
+from blackpoker.render.actionlist.pdf import pdf_paths, render_documents
+from blackpoker.render.actionlist.view import all_page, list_pages
+from blackpoker.render.impose import booklet_order, two_up_order
+from blackpoker.core.model import Rules
 
 A5 = (419.5, 595.3)
 needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
@@ -210,15 +210,15 @@ class _Counting:
         self.rendered: list[str] = []
 
     def submit(self, fn, *args, priority: float = 0, then: float | None = None):  # type: ignore[no-untyped-def]
-        from blackpoker.jobs import Inline
+        from blackpoker.pipeline.jobs import Inline
         if fn.__name__ == "_render":
             self.rendered.append(args[-1])
         return Inline().submit(fn, *args)
 
 
 def test_a_cover_is_laid_out_again_only_when_its_page_numbers_change(rules: Rules, tmp_path: Path) -> None:
-    from blackpoker.actionlist.pdf import ListsBuilder
-    from blackpoker.pdfparts import PartCache
+    from blackpoker.render.actionlist.pdf import ListsBuilder
+    from blackpoker.render.pdfparts import PartCache
 
     runner = _Counting()
     builder = ListsBuilder(rules, runner, PartCache(tmp_path))

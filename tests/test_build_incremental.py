@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from blackpoker.build import build
-from blackpoker.paths import DEFINITIONS
-from blackpoker.pdfparts import PartCache
+from blackpoker.pipeline.build import build
+from blackpoker.core.paths import DEFINITIONS
+from blackpoker.render.pdfparts import PartCache
 
 OLD = "「防壁の次は兵士を出します。これが戦術の基本です。」"
 NEW = "「防壁の次は兵士を出します。これが戦術の基本だぜ。」"

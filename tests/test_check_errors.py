@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from blackpoker import DefinitionErrors, load_rules
-from blackpoker.paths import DEFINITIONS
+from blackpoker.core.paths import DEFINITIONS
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from blackpoker.paths import DEFINITIONS, ROOT
+from blackpoker.core.paths import DEFINITIONS, ROOT
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

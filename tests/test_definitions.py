@@ -8,11 +8,11 @@ import re
 import pytest
 
 from blackpoker import load_rules
-from blackpoker.export import export_rules
-from blackpoker.keycard import render_key_card
-from blackpoker.model import Rules, Speed, Timing, Trigger, iter_text
-from blackpoker.paths import SCHEMAS
-from blackpoker.schema import validator_for
+from blackpoker.core.export import export_rules
+from blackpoker.core.keycard import render_key_card
+from blackpoker.core.model import Rules, Speed, Timing, Trigger, iter_text
+from blackpoker.core.paths import SCHEMAS
+from blackpoker.core.schema import validator_for
 
 
 @pytest.fixture(scope="module")

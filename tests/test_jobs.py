@@ -6,7 +6,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from blackpoker.jobs import NORMAL, URGENT, Scheduler
+from blackpoker.pipeline.jobs import NORMAL, URGENT, Scheduler
 
 
 def _recorder() -> tuple[list[str], threading.Lock]:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from blackpoker import load_rules
-from blackpoker.errors import DefinitionErrors
-from blackpoker.export import rules_digest
-from blackpoker.paths import DEFINITIONS
+from blackpoker.core.errors import DefinitionErrors
+from blackpoker.core.export import rules_digest
+from blackpoker.core.paths import DEFINITIONS
 
 
 def test_the_same_bytes_give_the_same_model_and_an_edit_a_new_one(tmp_path: Path) -> None:

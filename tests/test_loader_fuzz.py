@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blackpoker import DefinitionErrors, load_rules
-from blackpoker.paths import DEFINITIONS
+from blackpoker.core.paths import DEFINITIONS
 
 FILES = sorted(p.name for p in DEFINITIONS.glob("*.yaml"))
 ORIGINAL = {name: yaml.safe_load((DEFINITIONS / name).read_text(encoding="utf-8")) for name in FILES}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from blackpoker.pdfparts import Bookmark, PartCache, Stamp, _nest, join, part_key, render_part, with_stand_ins
+from blackpoker.render.pdfparts import Bookmark, PartCache, Stamp, _nest, join, part_key, render_part, with_stand_ins
 
 CSS = "<style>@page { size: A6; margin: 10mm; } h1 { bookmark-level: 1; } h2 { bookmark-level: 2; }</style>"
 

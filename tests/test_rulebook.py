@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from blackpoker import DefinitionErrors, load_rules
-from blackpoker.impose import booklet_order
-from blackpoker.model import Rules
-from blackpoker.paths import DEFINITIONS, SOURCE
-from blackpoker.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
+from blackpoker.render.impose import booklet_order
+from blackpoker.core.model import Rules
+from blackpoker.core.paths import DEFINITIONS, SOURCE
+from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
 from blackpoker.sphinxext.figures import CORE_EDGES, CORE_STEPS, TRIGGER_EDGES, TRIGGER_STEPS
 from blackpoker.sphinxext.kana import group_of, sort_key
 
@@ -350,7 +350,7 @@ def test_book_from_chapters_looks_exactly_like_the_single_page_as_one_document(
     the same pages, outline, named destinations, links (incl. those across chapters) and page numbers."""
     from pdfsame import pages_that_differ, structure
 
-    from blackpoker.rulebook import render_pdf
+    from blackpoker.render.rulebook import render_pdf
 
     site, work = built_rulebook
     reference = tmp_path / "reference.pdf"

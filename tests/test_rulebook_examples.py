@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from blackpoker.paths import ROOT, SOURCE
-from blackpoker.rulebook import build_rulebook
+from blackpoker.core.paths import ROOT, SOURCE
+from blackpoker.render.rulebook import build_rulebook
 
 EXAMPLES = ROOT / "scenarios" / "examples"
 FRAMES = ROOT / "scenarios" / "frames"  # every frame setup and frame action, shown in chapter 5
@@ -68,7 +68,7 @@ def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from blackpoker.jobs import Inline
+    from blackpoker.pipeline.jobs import Inline
     from blackpoker.sphinxext import examples
 
     defs, folder = tmp_path / "definitions", tmp_path / "examples"

@@ -9,8 +9,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from blackpoker.paths import DEFINITIONS
-from blackpoker.serve import serve
+from blackpoker.core.paths import DEFINITIONS
+from blackpoker.pipeline.serve import serve
 
 
 def _free_port() -> int:

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from blackpoker import load_rules
-from blackpoker.cards import parse_card
-from blackpoker.model import Rules
+from blackpoker.core.cards import parse_card
+from blackpoker.core.model import Rules
 from blackpoker.sim import (Choose, GameOver, IllegalDecision, Pass, RequestAction, apply, legal_decisions,
                             new_game)
 from blackpoker.sim.effects import bj_points

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from blackpoker import load_rules
-from blackpoker.cli import cli
-from blackpoker.errors import DefinitionErrors
-from blackpoker.model import Rules
+from blackpoker.cli.main import cli
+from blackpoker.core.errors import DefinitionErrors
+from blackpoker.core.model import Rules
 from blackpoker.sim import missing_effects
 from blackpoker.sim.scenario import load_scenario, run_scenario
 

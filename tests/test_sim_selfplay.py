@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from blackpoker import load_rules
-from blackpoker.cli import cli
+from blackpoker.cli.main import cli
 from blackpoker.sim.selfplay import check_invariants, self_play
 from blackpoker.sim.setup import new_game
 

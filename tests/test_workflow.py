@@ -6,7 +6,7 @@ import re
 
 import yaml
 
-from blackpoker.paths import ROOT
+from blackpoker.core.paths import ROOT
 
 
 def _readme_commands() -> list[str]:

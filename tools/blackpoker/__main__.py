@@ -1,3 +1,3 @@
-from blackpoker.cli import main
+from blackpoker.cli.main import main
 
 main()

@@ -6,8 +6,8 @@ each scope by timestamp, so a size can never be added twice (6.4.2 適用タイ�
 
 from __future__ import annotations
 
-from blackpoker.cards import Card
-from blackpoker.model import Rules, Trump
+from blackpoker.core.cards import Card
+from blackpoker.core.model import Rules, Trump
 from blackpoker.sim.state import Character, GameState, Modifier
 
 SCOPE_ORDER = {"all": 0, "your": 1, "this": 2}

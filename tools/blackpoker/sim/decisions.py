@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blackpoker.cards import Card
+from blackpoker.core.cards import Card
 from blackpoker.sim.state import Payment, Target
 
 

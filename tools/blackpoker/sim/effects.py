@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Iterable
 
-from blackpoker.cards import Card
-from blackpoker.model import Rules
+from blackpoker.core.cards import Card
+from blackpoker.core.model import Rules
 from blackpoker.sim import ops
 from blackpoker.sim.abilities import all_labels, can_attack, size, soldier_type
 from blackpoker.sim.errors import IllegalDecision, NeedChoice

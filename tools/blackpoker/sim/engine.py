@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from blackpoker.model import Origin, Rules, Speed
+from blackpoker.core.model import Origin, Rules, Speed
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
 from blackpoker.sim.effects import EFFECTS, Ctx

@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from blackpoker.cards import Card, parse_card
-from blackpoker.model import Frame, Rules
+from blackpoker.core.cards import Card, parse_card
+from blackpoker.core.model import Frame, Rules
 from blackpoker.sim.errors import SimError
 from blackpoker.sim.state import GameState, TrumpCard, player_name, sort_cards
 from blackpoker.sim.text import card_list
@@ -84,7 +84,7 @@ def check_deck(rules: Rules, frame: Frame | None, deck: Iterable[Card], owner: s
 
 def default_deck(rules: Rules, frame: Frame | None) -> tuple[Card, ...]:
     """The deck a player brings when none is given: the frame's fixed cards, else one whole pack of 54."""
-    from blackpoker.cards import full_deck
+    from blackpoker.core.cards import full_deck
     if frame is not None and frame.deck is not None and frame.deck.cards:
         return tuple(parse_card(t) for t in frame.deck.cards)
     return full_deck(2)
@@ -148,7 +148,6 @@ class _Setup:
         self.state.log(f"{self.name}: 残りのデッキ({len(self.player.life)}枚)をライフとする")
 
     def preset(self) -> None:
-        from blackpoker.sim.setup import preset
         if len(self.player.life) < 2:
             raise SetupError(f"5.3.1 {self.frame.name}: {self.name} のライフが足りずプリセットできません")
         preset(self.state, self.index)
@@ -229,3 +228,21 @@ def setup_frame(state: GameState, frame: Frame, decks: tuple[tuple[Card, ...], t
             s.player.trumps = tuple(TrumpCard(t.uid, t.card, True) if t.card == reveal else t
                                     for t in s.player.trumps)
             state.log(f"{s.name}: 切札 {reveal} を表向きにする")
+
+
+def preset(state: GameState, player: int) -> None:
+    """プリセット (パック, レアパック, ストラテジー, エクストラ, エントリー20): the top life card becomes a bulwark, the
+    next a soldier (ruling preset-characters: bulwark face down and charged, soldier face up and charged, its type
+    from the card). In ライト a Joker soldier goes to the graveyard and the next card is used (no 魔術士 in ライト)."""
+    from blackpoker.sim.ops import place
+    p = state.players[player]
+    card, p.life = p.life[0], p.life[1:]
+    place(state, player, (card,), "bulwark", entered_turn=0)
+    while p.life:
+        card, p.life = p.life[0], p.life[1:]
+        if card.is_joker and state.format == "lite":
+            p.graveyard += (card,)
+            state.log(f"{player_name(player)}: ライトのため Joker を墓地へ")
+            continue
+        place(state, player, (card,), "soldier", entered_turn=0)
+        return

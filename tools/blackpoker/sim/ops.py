@@ -6,7 +6,7 @@ leaves a field for a graveyard (2.10.6 パターン2: once per card).
 
 from __future__ import annotations
 
-from blackpoker.cards import Card
+from blackpoker.core.cards import Card
 from blackpoker.sim.abilities import soldier_type
 from blackpoker.sim.state import GENERATION_RANKS, AttackLine, Character, GameState, Request, player_name
 from blackpoker.sim.text import card_list, char_text

@@ -12,9 +12,9 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import Callable, Iterator
 
-from blackpoker.cards import Card
-from blackpoker.keycard import KeyCondition
-from blackpoker.model import Action, Rules, Trigger
+from blackpoker.core.cards import Card
+from blackpoker.core.keycard import KeyCondition
+from blackpoker.core.model import Action, Rules, Trigger
 from blackpoker.sim.abilities import all_labels, face_up_trumps, waives_discard
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.errors import IllegalDecision

@@ -7,8 +7,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from blackpoker.cards import Card
-from blackpoker.model import Rules
+from blackpoker.core.cards import Card
+from blackpoker.core.model import Rules
 from blackpoker.sim.abilities import trump_of
 from blackpoker.sim.decisions import Pass, RequestAction
 from blackpoker.sim.engine import apply, legal_decisions

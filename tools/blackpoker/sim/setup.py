@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from blackpoker.cards import Card
-from blackpoker.model import Rules
+from blackpoker.core.cards import Card
+from blackpoker.core.model import Rules
 from blackpoker.sim.frames import SetupChoice, SetupError, check_deck, check_regulation, default_deck, setup_frame
 from blackpoker.sim.state import GameState, Player, player_name
 from blackpoker.sim.text import card_list
@@ -66,21 +66,3 @@ def decide_first(state: GameState) -> int:
         state.log(f"先攻決定: A {card_list([ca])} 対 B {card_list([cb])}")
         if ca.number != cb.number:
             return 0 if ca.number > cb.number else 1
-
-
-def preset(state: GameState, player: int) -> None:
-    """プリセット (パック, レアパック, ストラテジー, エクストラ, エントリー20): the top life card becomes a bulwark, the
-    next a soldier (ruling preset-characters: bulwark face down and charged, soldier face up and charged, its type
-    from the card). In ライト a Joker soldier goes to the graveyard and the next card is used (no 魔術士 in ライト)."""
-    from blackpoker.sim.ops import place
-    p = state.players[player]
-    card, p.life = p.life[0], p.life[1:]
-    place(state, player, (card,), "bulwark", entered_turn=0)
-    while p.life:
-        card, p.life = p.life[0], p.life[1:]
-        if card.is_joker and state.format == "lite":
-            p.graveyard += (card,)
-            state.log(f"{player_name(player)}: ライトのため Joker を墓地へ")
-            continue
-        place(state, player, (card,), "soldier", entered_turn=0)
-        return

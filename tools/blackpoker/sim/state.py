@@ -13,8 +13,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from blackpoker.cards import JOKER, Card
-from blackpoker.model import Rules
+from blackpoker.core.cards import JOKER, Card
+from blackpoker.core.model import Rules
 
 PLAYER_NAMES = ("A", "B")
 GENERATION_RANKS = frozenset({JOKER, 1, 11, 12, 13})  # 世代交代: Joker, A, J, Q, K

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from blackpoker.cards import Card
+from blackpoker.core.cards import Card
 from blackpoker.sim.state import PLAYER_NAMES, Character
 
 KIND_NAMES = {"soldier": "兵士", "bulwark": "防壁"}

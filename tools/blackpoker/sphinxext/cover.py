@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from docutils import nodes
 
-from blackpoker.sphinxext import RulesDirective
+from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext import render as r
 
 

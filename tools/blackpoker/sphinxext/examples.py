@@ -22,9 +22,9 @@ from typing import Any
 from docutils import nodes
 from sphinx.errors import SphinxError
 
-from blackpoker.errors import DefinitionErrors
-from blackpoker.model import Rules
-from blackpoker.sphinxext import RulesDirective, without_prose_digest
+from blackpoker.core.errors import DefinitionErrors
+from blackpoker.core.model import Rules
+from blackpoker.sphinxext.base import RulesDirective, without_prose_digest
 from blackpoker.sphinxext import render as r
 
 

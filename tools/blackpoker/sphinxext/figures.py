@@ -16,8 +16,8 @@ from functools import lru_cache
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from blackpoker.model import Frame, Rules
-from blackpoker.sphinxext import RulesDirective
+from blackpoker.core.model import Frame, Rules
+from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext import render as r
 
 FONT = "'BIZ UDPGothic', 'BIZ UDGothic', 'Noto Sans CJK JP', sans-serif"

@@ -14,8 +14,8 @@ from typing import Any
 import yaml
 from docutils import nodes
 
-from blackpoker.model import Rules
-from blackpoker.sphinxext import RulesDirective
+from blackpoker.core.model import Rules
+from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.kana import GROUP_ORDER, group_of, sort_key
 

@@ -10,9 +10,9 @@ from typing import Callable, Sequence, TypeVar
 
 from docutils import nodes
 
-from blackpoker.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
-from blackpoker.model import Action, Character, Fog, Frame, Rules, Trump
-from blackpoker.sphinxext import RulesDirective
+from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
+from blackpoker.core.model import Action, Character, Fog, Frame, Rules, Trump
+from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.figures import frame_layout_figure
 

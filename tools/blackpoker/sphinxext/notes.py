@@ -7,8 +7,8 @@ import re
 from docutils import nodes
 from sphinx.util import logging
 
-from blackpoker.model import Action, Character, Fog, Rules, Ruling, Trump
-from blackpoker.sphinxext import RulesDirective
+from blackpoker.core.model import Action, Character, Fog, Rules, Ruling, Trump
+from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext import render as r
 
 logger = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 from docutils import nodes
 from sphinx import addnodes
 
-from blackpoker.model import Block, Rules, Ruling, TextList
+from blackpoker.core.model import Block, Rules, Ruling, TextList
 
 FORMAT_MARK = {True: "○", False: "×"}
 _RED_SUITS = re.compile(r"([♡♥◇♦])")

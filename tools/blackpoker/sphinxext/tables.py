@@ -6,9 +6,9 @@ from typing import Callable
 
 from docutils import nodes
 
-from blackpoker.model import Rules
+from blackpoker.core.model import Rules
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext import RulesDirective
+from blackpoker.sphinxext.base import RulesDirective
 
 
 def card_numbers(rules: Rules) -> list[nodes.Node]:

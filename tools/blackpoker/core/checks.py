@@ -9,9 +9,9 @@ import re
 from collections import Counter
 from typing import Callable, Iterable, Iterator
 
-from blackpoker import model as m
-from blackpoker.errors import DefinitionError
-from blackpoker.yamlsource import SourceFile
+from blackpoker.core import model as m
+from blackpoker.core.errors import DefinitionError
+from blackpoker.core.yamlsource import SourceFile
 
 Problem = tuple[m.Origin, str]
 Check = Callable[[m.Rules], Iterable[Problem]]
@@ -58,7 +58,7 @@ def unique_ids(rules: m.Rules) -> Iterator[Problem]:
 
 
 def _path(origin: m.Origin) -> str:
-    from blackpoker.errors import format_path
+    from blackpoker.core.errors import format_path
     return format_path(origin.path)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Sequence
 
-from blackpoker.cards import JOKER, SUIT_SYMBOLS, SYMBOL_SUITS, TEXT_RANK, Card, rank_text
+from blackpoker.core.cards import JOKER, SUIT_SYMBOLS, SYMBOL_SUITS, TEXT_RANK, Card, rank_text
 
 ALL_RANKS = frozenset(range(1, 14))
 

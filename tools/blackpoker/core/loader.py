@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from blackpoker import model as m
-from blackpoker.errors import DefinitionError, DefinitionErrors
-from blackpoker.keycard import KeyCardSyntaxError, parse_key_card, render_key_card
-from blackpoker.paths import DEFINITIONS, SCHEMAS
-from blackpoker.schema import validate
-from blackpoker.targets import TargetSyntaxError, parse_target
-from blackpoker.yamlsource import SourceFile, parse_yaml
+from blackpoker.core import model as m
+from blackpoker.core.errors import DefinitionError, DefinitionErrors
+from blackpoker.core.keycard import KeyCardSyntaxError, parse_key_card, render_key_card
+from blackpoker.core.paths import DEFINITIONS, SCHEMAS
+from blackpoker.core.schema import validate
+from blackpoker.core.targets import TargetSyntaxError, parse_target
+from blackpoker.core.yamlsource import SourceFile, parse_yaml
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,7 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
 
     Raises :class:`DefinitionErrors` with every problem found (syntax, schema, then semantic checks).
     """
-    from blackpoker.checks import run_checks  # checks read the model; import late to keep layers clear
+    from blackpoker.core.checks import run_checks  # checks read the model; import late to keep layers clear
 
     directory = Path(directory)
     key = _content_key(directory, schema_dir, checks) if not extra_checks else None

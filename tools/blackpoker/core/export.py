@@ -6,9 +6,9 @@ import hashlib
 import json
 from typing import Any
 
-from blackpoker import model as m
-from blackpoker.keycard import KeyCondition
-from blackpoker.targets import TargetSpec
+from blackpoker.core import model as m
+from blackpoker.core.keycard import KeyCondition
+from blackpoker.core.targets import TargetSpec
 
 EXPORT_SCHEMA_VERSION = 1
 

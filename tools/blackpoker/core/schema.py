@@ -12,9 +12,9 @@ from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 
-from blackpoker.errors import DefinitionError
-from blackpoker.paths import SCHEMAS
-from blackpoker.yamlsource import SourceFile
+from blackpoker.core.errors import DefinitionError
+from blackpoker.core.paths import SCHEMAS
+from blackpoker.core.yamlsource import SourceFile
 
 
 @lru_cache(maxsize=4)

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from blackpoker.errors import DefinitionError, PathPart
+from blackpoker.core.errors import DefinitionError, PathPart
 
 try:  # the C loader is 5-10x faster; PyYAML wheels ship it
     from yaml import CSafeLoader as _BaseLoader

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEFINITIONS = ROOT / "definitions"
 SCHEMAS = ROOT / "schemas"
 TEMPLATES = ROOT / "templates"

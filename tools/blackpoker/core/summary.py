@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from blackpoker.model import Rules
+from blackpoker.core.model import Rules
 
 
 def summary(rules: Rules) -> str:

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterator, Literal
 
-from blackpoker.errors import PathPart
-from blackpoker.keycard import KeyCondition
-from blackpoker.targets import TargetSpec
+from blackpoker.core.errors import PathPart
+from blackpoker.core.keycard import KeyCondition
+from blackpoker.core.targets import TargetSpec
 
 
 class Trigger(str, Enum):

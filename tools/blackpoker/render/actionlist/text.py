@@ -11,7 +11,7 @@ from typing import Iterable
 
 from markupsafe import Markup, escape
 
-from blackpoker.cards import RED_SUITS, SYMBOL_SUITS
+from blackpoker.core.cards import RED_SUITS, SYMBOL_SUITS
 
 
 def _suit_class(symbol: str) -> str:

@@ -14,8 +14,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable
 
-from blackpoker.cache import fingerprint
-from blackpoker.paths import ROOT
+from blackpoker.pipeline.cache import fingerprint
+from blackpoker.core.paths import ROOT
 
 WATCHED = ("templates", "source", "scenarios", "tools/blackpoker")
 RELOAD_SNIPPET = b"""<script>(function(){var v=null;setInterval(function(){fetch('/__build').then(function(r){

@@ -6,47 +6,13 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
-from blackpoker.errors import DefinitionErrors
-from blackpoker.paths import DEFINITIONS
-
-EXIT_DATA_ERROR = 2
-EXIT_INTERNAL = 70
-
-definitions_argument = click.argument(
-    "directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=None)
-
-
-def _definitions(directory: Path | None) -> Path:
-    if directory is not None:
-        return directory
-    local = Path("definitions")
-    return local if local.is_dir() else DEFINITIONS
-
-
-def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
-    """Print every problem as file:line:col and exit 2."""
-    for error in exc.errors:
-        click.echo(str(error), err=True)
-    n = len(exc.errors)
-    click.echo(f"{n} problem{'s' if n != 1 else ''} found in the definitions.", err=True)
-    sys.exit(EXIT_DATA_ERROR)
-
-
-def load(directory: Path | None, *, simulator: bool = False):  # -> Rules
-    """Load and check the definitions; with ``simulator``, also that every action has an effect."""
-    from blackpoker.loader import load_rules
-    extra = ()
-    if simulator:
-        from blackpoker.sim.engine import coverage_problems
-        extra = (coverage_problems,)
-    try:
-        return load_rules(_definitions(directory), extra_checks=extra)
-    except DefinitionErrors as exc:
-        report_definition_errors(exc)
+from blackpoker.cli.common import (EXIT_INTERNAL, definitions_argument, definitions_folder, load,
+                                   report_definition_errors)
+from blackpoker.cli.sim import sim
+from blackpoker.core.errors import DefinitionErrors
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -59,7 +25,7 @@ def cli() -> None:
 @definitions_argument
 def check(directory: Path | None) -> None:
     """Validate the definitions (schema, semantic checks, simulator coverage). Exit 2 on any problem."""
-    from blackpoker.summary import summary
+    from blackpoker.core.summary import summary
     rules = load(directory, simulator=True)
     click.echo(summary(rules))
 
@@ -70,8 +36,8 @@ def check(directory: Path | None) -> None:
               help="Write to this file instead of standard output.")
 def export(directory: Path | None, output: Path | None) -> None:
     """Print the whole validated ruleset as one JSON document."""
-    from blackpoker.export import export_json
-    from blackpoker.fsutil import write_atomic
+    from blackpoker.core.export import export_json
+    from blackpoker.pipeline.fsutil import write_atomic
     text = export_json(load(directory))
     if output is None:
         click.echo(text, nl=False)
@@ -87,9 +53,9 @@ def export(directory: Path | None, output: Path | None) -> None:
               show_default=True, help="The output folder; replaced only when the whole build succeeds.")
 def build(definitions: Path | None, out: Path) -> None:
     """Build everything: rulebook, action lists, PDFs and the JSON export."""
-    from blackpoker.build import BuildError, build as run_build
+    from blackpoker.pipeline.build import BuildError, build as run_build
     try:
-        report = run_build(_definitions(definitions), out, progress=lambda line: click.echo(line, err=True))
+        report = run_build(definitions_folder(definitions), out, progress=lambda line: click.echo(line, err=True))
     except DefinitionErrors as exc:
         report_definition_errors(exc)
     except BuildError as exc:
@@ -106,9 +72,9 @@ def build(definitions: Path | None, out: Path) -> None:
 @click.option("--port", type=int, default=8000, show_default=True, help="The local port (127.0.0.1 only).")
 def serve(definitions: Path | None, out: Path, port: int) -> None:
     """Preview locally: rebuild when definitions, templates or source change, and reload the open pages."""
-    from blackpoker.build import BuildError, build as run_build
-    from blackpoker.serve import serve as run_serve
-    defs = _definitions(definitions)
+    from blackpoker.pipeline.build import BuildError, build as run_build
+    from blackpoker.pipeline.serve import serve as run_serve
+    defs = definitions_folder(definitions)
 
     def rebuild() -> str:
         try:
@@ -119,8 +85,6 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
 
     run_serve(defs, out, port=port, rebuild=rebuild, echo=lambda line: click.echo(line, err=True))
 
-
-from blackpoker.sim.cli import sim  # noqa: E402
 
 cli.add_command(sim)
 

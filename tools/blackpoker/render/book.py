@@ -20,8 +20,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from blackpoker.jobs import URGENT, Runner, done, results
-from blackpoker.pdfparts import (Part, PartCache, PartInfo, Stamp, css_string, digest, engine_version, join, part_key,
+from blackpoker.pipeline.jobs import URGENT, Runner, done, results
+from blackpoker.render.pdfparts import (Part, PartCache, PartInfo, Stamp, css_string, digest, engine_version, join, part_key,
                                  render_part)
 
 _MARKER = re.compile(r'<span id="document-([^"]+)"></span>')
@@ -158,7 +158,7 @@ FOLIO_SPARE = 16  # pages the index may take
 
 def _render(html: str, base_url: str, cache_dir: str, key: str) -> Part:
     """Render one part of the book into the cache, its links to the site's files made relative (in a worker)."""
-    from blackpoker.rulebook import relative_links
+    from blackpoker.render.pdfparts import relative_links
 
     data, info = render_part(html, base_url)
     return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url), info)

@@ -16,11 +16,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from blackpoker.cache import fingerprint
-from blackpoker.errors import DefinitionErrors
-from blackpoker.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
-from blackpoker.paths import ROOT, SOURCE
-from blackpoker.pdfparts import PartCache
+from blackpoker.pipeline.cache import fingerprint
+from blackpoker.core.errors import DefinitionErrors
+from blackpoker.pipeline.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
+from blackpoker.core.paths import ROOT, SOURCE
+from blackpoker.render.pdfparts import PartCache
 
 PDF_NAME = "blackpoker.pdf"
 BOOKLET_NAME = "blackpoker-booklet.pdf"
@@ -46,7 +46,7 @@ def _sphinx(builder: str, source: Path, out: Path, doctrees: Path, definitions: 
     from sphinx.application import Sphinx
     from sphinx.util.docutils import docutils_namespace, patch_docutils
 
-    from blackpoker.sphinxext import DefinitionsFailed
+    from blackpoker.sphinxext.base import DefinitionsFailed
 
     warnings = io.StringIO()
     confoverrides = {"blackpoker_definitions": str(definitions.resolve()), **(overrides or {})}
@@ -81,36 +81,11 @@ def _fix_single_html(index: Path) -> None:
 
 def render_pdf(html: Path, pdf: Path) -> None:
     """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
-    from blackpoker.fsutil import write_atomic
-    from blackpoker.pdfparts import layout
+    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.render.pdfparts import layout, relative_links
 
     base = html.parent.resolve().as_uri() + "/"
     write_atomic(pdf, relative_links(layout(html.read_text(encoding="utf-8"), base).write_pdf(), base))
-
-
-def relative_links(pdf: bytes, base: str) -> bytes:
-    """WeasyPrint writes links to the site's other files as absolute file:// URIs into the work folder.
-
-    Make them relative to the site root (where the book PDF is published), so they work beside the PDF
-    and the bytes do not depend on where the build ran.
-    """
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import NameObject, TextStringObject
-
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
-    changed = False
-    for page in writer.pages:
-        for annot in page.get("/Annots") or []:
-            action = annot.get_object().get("/A")
-            uri = action.get_object().get("/URI") if action is not None else None
-            if isinstance(uri, str) and uri.startswith(base):
-                action.get_object()[NameObject("/URI")] = TextStringObject(uri[len(base):])
-                changed = True
-    if not changed:
-        return pdf
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
 
 
 def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None) -> None:
@@ -151,7 +126,7 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
     ``used`` receives the cache keys it used. Raises :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError`
     when Sphinx reports any warning. Returns the files written (site index, PDFs).
     """
-    from blackpoker.book import BookBuilder
+    from blackpoker.render.book import BookBuilder
 
     out_dir = Path(out_dir)
     own_pool = None

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from blackpoker.actionlist.render import STATIC_DIR, make_environment, page_context
-from blackpoker.actionlist.view import EntryView, Group, ListPage, Section, list_pages
-from blackpoker.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
-from blackpoker.model import Rules
-from blackpoker.pdfparts import Part, PartCache, Stamp, digest, engine_version, join, layout, part_key, render_part
+from blackpoker.render.actionlist.render import STATIC_DIR, make_environment, page_context
+from blackpoker.render.actionlist.view import EntryView, Group, ListPage, Section, list_pages
+from blackpoker.pipeline.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
+from blackpoker.core.model import Rules
+from blackpoker.render.pdfparts import Part, PartCache, Stamp, digest, engine_version, join, layout, part_key, render_part
 
 if TYPE_CHECKING:
     from weasyprint.document import Document

@@ -18,6 +18,7 @@ Coordinates kept here are PDF points from the bottom-left corner of the page, as
 from __future__ import annotations
 
 import functools
+import io
 import hashlib
 import json
 import re
@@ -25,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from blackpoker.fsutil import write_atomic
+from blackpoker.pipeline.fsutil import write_atomic
 
 if TYPE_CHECKING:
     from weasyprint.document import Document
@@ -333,7 +334,7 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
         writer.write(f)
     tmp.replace(target)
     if impositions:
-        from blackpoker.impose import impose_pages
+        from blackpoker.render.impose import impose_pages
         for imposed, mode in impositions:
             impose_pages(list(writer.pages), imposed, mode=mode)
     return PartInfo(offset, tuple(anchors), tuple(bookmarks))
@@ -344,7 +345,7 @@ def _stamp(writer: "PdfWriter", stamps: Sequence[Stamp]) -> tuple[list[Anchor], 
     from pypdf import PdfReader
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
-    from blackpoker.impose import as_xobject
+    from blackpoker.render.impose import as_xobject
 
     def stream(data: bytes):  # type: ignore[no-untyped-def]
         s = DecodedStreamObject()
@@ -396,3 +397,28 @@ def _stamp(writer: "PdfWriter", stamps: Sequence[Stamp]) -> tuple[list[Anchor], 
         if annots:
             page[NameObject("/Annots")] = annots
     return anchors, bookmarks
+
+
+def relative_links(pdf: bytes, base: str) -> bytes:
+    """WeasyPrint writes links to the site's other files as absolute file:// URIs into the work folder.
+
+    Make them relative to the site root (where the book PDF is published), so they work beside the PDF
+    and the bytes do not depend on where the build ran.
+    """
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    changed = False
+    for page in writer.pages:
+        for annot in page.get("/Annots") or []:
+            action = annot.get_object().get("/A")
+            uri = action.get_object().get("/URI") if action is not None else None
+            if isinstance(uri, str) and uri.startswith(base):
+                action.get_object()[NameObject("/URI")] = TextStringObject(uri[len(base):])
+                changed = True
+    if not changed:
+        return pdf
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from blackpoker.cache import StepCache, fingerprint
-from blackpoker.errors import DefinitionErrors
-from blackpoker.loader import load_rules
-from blackpoker.model import Rules
-from blackpoker.paths import ROOT
+from blackpoker.pipeline.cache import StepCache, fingerprint
+from blackpoker.core.errors import DefinitionErrors
+from blackpoker.core.loader import load_rules
+from blackpoker.core.model import Rules
+from blackpoker.core.paths import ROOT
 
 if TYPE_CHECKING:
-    from blackpoker.jobs import Scheduler
+    from blackpoker.pipeline.jobs import Scheduler
 
 
 class BuildError(Exception):
@@ -76,17 +76,17 @@ class Step:
 
 
 def _export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
-    from blackpoker.export import export_json
-    from blackpoker.fsutil import write_atomic
+    from blackpoker.core.export import export_json
+    from blackpoker.pipeline.fsutil import write_atomic
     target = staging / "blackpoker-rules.json"
     write_atomic(target, export_json(load_rules(definitions)))
     return [target], ""
 
 
 def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
-    from blackpoker.actionlist import build_html
-    from blackpoker.actionlist.pdf import build_pdfs
-    from blackpoker.pdfparts import PartCache
+    from blackpoker.render.actionlist import build_html
+    from blackpoker.render.actionlist.pdf import build_pdfs
+    from blackpoker.render.pdfparts import PartCache
     rules = load_rules(definitions)
     used: list[str] = []
     files = build_html(rules, staging) + build_pdfs(rules, staging, runner=context.runner,
@@ -95,8 +95,8 @@ def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[li
 
 
 def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
-    from blackpoker.pdfparts import PartCache
-    from blackpoker.rulebook import build_rulebook
+    from blackpoker.render.pdfparts import PartCache
+    from blackpoker.render.rulebook import build_rulebook
     used: list[str] = []
     files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook-work",
                            runner=context.runner, cache=PartCache(context.parts), used=used)
@@ -129,20 +129,21 @@ def _pdf_pages(files: list[Path]) -> str:
 STEPS: tuple[Step, ...] = (
     Step("export", "JSON export", _export),
     Step("scenarios", "verified scenarios", _scenarios, ("tools/blackpoker/sim", "scenarios"), prose=False),
-    Step("actionlists", "action lists (HTML + PDF)", inputs=("tools/blackpoker/actionlist", "templates/actionlist"),
+    Step("actionlists", "action lists (HTML + PDF)", inputs=("tools/blackpoker/render/actionlist", "templates/actionlist"),
          pipeline=_actionlists),
     # its single page heads the longest chain of work
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=(
         "tools/blackpoker/sphinxext", "tools/blackpoker/sim", "source", "scenarios"), pipeline=_rulebook, lead=True),
 )
-CODE = ("schemas", "pyproject.toml")  # plus the package's top-level modules (the shared core)
+CODE = ("schemas", "pyproject.toml", "tools/blackpoker/core", "tools/blackpoker/pipeline", "tools/blackpoker/render",
+        "tools/blackpoker/cli")  # plus the package's top-level modules
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
 
 
 def step_key(step: Step, definitions: Path, rules: Rules) -> str:
     """Everything a step's output depends on: definitions (or, for a step that shows no prose, the ruleset
     without it), code, schemas, its own inputs, environment knobs."""
-    from blackpoker.export import rules_digest
+    from blackpoker.core.export import rules_digest
     core = sorted((ROOT / "tools" / "blackpoker").glob("*.py"))
     roots = ([definitions] if step.prose else []) + core + [ROOT / p for p in (*CODE, *step.inputs) if (ROOT / p).exists()]
     content = "" if step.prose else rules_digest(rules, prose=False)
@@ -198,7 +199,7 @@ class BuildReport:
 def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
           jobs: int | None = None, cache_dir: Path | None = None) -> BuildReport:
     """Build everything from ``definitions`` into ``out``; raise BuildError or DefinitionErrors on failure."""
-    from blackpoker.jobs import NORMAL, Scheduler, default_workers, process_pool
+    from blackpoker.pipeline.jobs import NORMAL, Scheduler, default_workers, process_pool
 
     start = time.perf_counter()
     rules = load_rules(definitions)  # fail fast, before any file is touched
@@ -280,7 +281,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
         _swap(staging, out)
         if pending:
-            from blackpoker.pdfparts import PartCache
+            from blackpoker.render.pdfparts import PartCache
             PartCache(cache_root / "parts").retain(kept_parts)
     finally:
         shutil.rmtree(staging, ignore_errors=True)

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Iterable
 
-from blackpoker.fsutil import write_atomic
+from blackpoker.pipeline.fsutil import write_atomic
 
 
 def fingerprint(roots: Iterable[Path], *extra: str, suffixes: tuple[str, ...] | None = None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Literal, Sequence
 
-from blackpoker.model import Action, Character, Entry, Fog, Rules, Ruling, Trump
+from blackpoker.core.model import Action, Character, Entry, Fog, Rules, Ruling, Trump
 
 Kind = Literal["action", "character", "fog", "trump"]
 ALL = "all"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from blackpoker.errors import DefinitionErrors
+from blackpoker.core.errors import DefinitionErrors
 
 EXIT_FAILED = 1
 EXIT_MALFORMED = 2
@@ -19,7 +19,7 @@ def sim() -> None:
 
 
 def _rules():  # -> Rules
-    from blackpoker.cli import load
+    from blackpoker.cli.common import load
     return load(None)
 
 

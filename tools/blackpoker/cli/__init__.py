@@ -1,0 +1,1 @@
+"""The ``blackpoker`` command line: ``main`` is the entry point (see ``main.py``)."""

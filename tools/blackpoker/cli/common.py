@@ -1,0 +1,47 @@
+"""What every ``blackpoker`` command shares: the definitions folder, loading, exit codes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from blackpoker.core.errors import DefinitionErrors
+from blackpoker.core.paths import DEFINITIONS
+
+EXIT_DATA_ERROR = 2
+EXIT_INTERNAL = 70
+
+definitions_argument = click.argument(
+    "directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=None)
+
+
+def definitions_folder(directory: Path | None) -> Path:
+    if directory is not None:
+        return directory
+    local = Path("definitions")
+    return local if local.is_dir() else DEFINITIONS
+
+
+def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
+    """Print every problem as file:line:col and exit 2."""
+    for error in exc.errors:
+        click.echo(str(error), err=True)
+    n = len(exc.errors)
+    click.echo(f"{n} problem{'s' if n != 1 else ''} found in the definitions.", err=True)
+    sys.exit(EXIT_DATA_ERROR)
+
+
+def load(directory: Path | None, *, simulator: bool = False):  # -> Rules
+    """Load and check the definitions; with ``simulator``, also that every action has an effect."""
+    from blackpoker.core.loader import load_rules
+    extra = ()
+    if simulator:
+        from blackpoker.sim.engine import coverage_problems
+        extra = (coverage_problems,)
+    try:
+        return load_rules(definitions_folder(directory), extra_checks=extra)
+    except DefinitionErrors as exc:
+        report_definition_errors(exc)
