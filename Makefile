@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup system build check export test bench serve clean
+.PHONY: all setup system build check export test bench serve clean lock
 
 all: setup build
 
@@ -13,10 +13,22 @@ setup: system $(STAMP)
 system:
 	@scripts/setup-system.sh
 
-$(STAMP): pyproject.toml
+# Every package at the exact version (and hash) in requirements.lock, then the package itself, editable.
+$(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $@
+
+# Regenerate requirements.lock from pyproject.toml (runtime + test extra), keeping the pins it already has;
+# `make lock UPGRADE=1` moves every package to the newest version the ranges allow.
+LOCK_TOOLS := build/.lock-tools
+lock:
+	@test -x $(LOCK_TOOLS)/bin/pip-compile || { $(PYTHON) -m venv $(LOCK_TOOLS) && \
+		$(LOCK_TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check 'pip-tools>=7.4,<8'; }
+	CUSTOM_COMPILE_COMMAND='make lock' $(LOCK_TOOLS)/bin/pip-compile --quiet --extra test --generate-hashes \
+		--strip-extras --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
+		--output-file requirements.lock pyproject.toml
 
 build: setup
 	$(BIN)/blackpoker build

@@ -1,9 +1,56 @@
-"""Where the project's files are: the package runs from a checkout (editable install)."""
+"""Where the project's files are: the one module that knows, for a checkout and an installed package alike.
 
+The data the tool reads (JSON Schemas, Jinja templates, the rulebook's Sphinx source and the verified
+scenarios) is package data under ``blackpoker/data/`` and is found with :mod:`importlib.resources`. In a
+checkout those four folders are symbolic links to the repository's ``schemas/``, ``templates/``,
+``source/`` and ``scenarios/`` (the paths editors and maintainers use); building a wheel or an sdist copies
+the files they point at. Paths are resolved, so a checkout sees the repository folders themselves.
+
+The definitions are not package data: they are whatever folder the user names (default ``definitions/``
+of the checkout, or of the current folder for an installed tool).
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-DEFINITIONS = ROOT / "definitions"
-SCHEMAS = ROOT / "schemas"
-TEMPLATES = ROOT / "templates"
-SOURCE = ROOT / "source"
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def _data(name: str) -> Path:
+    folder = files("blackpoker").joinpath("data", name)
+    if not isinstance(folder, Path):  # e.g. a zipped install: Sphinx and WeasyPrint need real files
+        raise RuntimeError(f"blackpoker's package data must be installed as files, not in {folder}")
+    return folder.resolve()
+
+
+SCHEMAS = _data("schemas")
+TEMPLATES = _data("templates")
+SOURCE = _data("source")
+SCENARIOS = _data("scenarios")
+
+# The repository around the package, when running from a checkout (editable install).
+ROOT = PACKAGE.parents[1]
+CHECKOUT = (ROOT / "pyproject.toml").is_file() and (ROOT / "tools" / "blackpoker").resolve() == PACKAGE
+DEFINITIONS = ROOT / "definitions" if CHECKOUT else Path("definitions")
+
+_DATA_FOLDERS = {"schemas": SCHEMAS, "templates": TEMPLATES, "source": SOURCE, "scenarios": SCENARIOS}
+
+
+def build_input(name: str) -> Path | None:
+    """A build input named as in the checkout (``tools/blackpoker/sim``, ``source/conf.py``,
+    ``pyproject.toml``), wherever it lives; None for what only a checkout has (``pyproject.toml``)."""
+    if CHECKOUT:
+        return ROOT / name
+    first, _, rest = name.partition("/")
+    if name.startswith("tools/blackpoker"):
+        return PACKAGE / name.removeprefix("tools/blackpoker").lstrip("/")
+    if first in _DATA_FOLDERS:
+        return _DATA_FOLDERS[first] / rest if rest else _DATA_FOLDERS[first]
+    return None
+
+
+def existing_inputs(names: tuple[str, ...]) -> list[Path]:
+    """The build inputs among ``names`` that this install has, in order (for cache keys and watching)."""
+    return [path for path in map(build_input, names) if path is not None and path.exists()]

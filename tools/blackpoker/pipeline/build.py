@@ -28,7 +28,7 @@ from blackpoker.pipeline.cache import StepCache, fingerprint
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
-from blackpoker.core.paths import ROOT
+from blackpoker.core.paths import PACKAGE, SCENARIOS, existing_inputs
 
 if TYPE_CHECKING:
     from blackpoker.pipeline.jobs import Scheduler
@@ -107,13 +107,14 @@ def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     """Run every scenario (the rules' examples and the per-action ones); any failure fails the build."""
     from blackpoker.sim.scenario import load_scenario, run_scenario
     rules = load_rules(definitions)
-    paths = sorted((ROOT / "scenarios").rglob("*.yaml"))
+    paths = sorted(SCENARIOS.rglob("*.yaml"))
     failed = []
     for path in paths:
-        result = run_scenario(rules, load_scenario(path, rules, display_name=str(path.relative_to(ROOT))))
+        name = f"scenarios/{path.relative_to(SCENARIOS).as_posix()}"
+        result = run_scenario(rules, load_scenario(path, rules, display_name=name))
         if not result.passed:
             lines = [e.line() for e in result.expectations if not e.passed] or ["no expectation was checked"]
-            failed.append(f"{path.relative_to(ROOT)}: " + "; ".join(lines))
+            failed.append(f"{name}: " + "; ".join(lines))
     if failed:
         raise RuntimeError(f"{len(failed)} of {len(paths)} scenarios fail:\n" + "\n".join(failed))
     return [], f"{len(paths)} scenarios pass"
@@ -144,8 +145,8 @@ def step_key(step: Step, definitions: Path, rules: Rules) -> str:
     """Everything a step's output depends on: definitions (or, for a step that shows no prose, the ruleset
     without it), code, schemas, its own inputs, environment knobs."""
     from blackpoker.core.export import rules_digest
-    core = sorted((ROOT / "tools" / "blackpoker").glob("*.py"))
-    roots = ([definitions] if step.prose else []) + core + [ROOT / p for p in (*CODE, *step.inputs) if (ROOT / p).exists()]
+    core = sorted(PACKAGE.glob("*.py"))
+    roots = ([definitions] if step.prose else []) + core + existing_inputs((*CODE, *step.inputs))
     content = "" if step.prose else rules_digest(rules, prose=False)
     return fingerprint(roots, step.name, content, os.environ.get("SOURCE_DATE_EPOCH", ""))
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from blackpoker.pipeline.cache import fingerprint
-from blackpoker.core.paths import ROOT
+from blackpoker.core.paths import existing_inputs
 
 WATCHED = ("templates", "source", "scenarios", "tools/blackpoker")
 RELOAD_SNIPPET = b"""<script>(function(){var v=null;setInterval(function(){fetch('/__build').then(function(r){
@@ -63,7 +63,7 @@ def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], str]
           echo: Callable[[str], None] = print, interval: float = 1.0) -> None:
     """Serve ``out`` on 127.0.0.1:``port``; call ``rebuild`` whenever an input changes."""
     state = _State()
-    roots = [definitions] + [ROOT / p for p in WATCHED if (ROOT / p).exists()]
+    roots = [definitions] + existing_inputs(WATCHED)
 
     def watch() -> None:
         last = None

@@ -19,7 +19,7 @@ from pathlib import Path
 from blackpoker.pipeline.cache import fingerprint
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.pipeline.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
-from blackpoker.core.paths import ROOT, SOURCE
+from blackpoker.core.paths import SOURCE, existing_inputs
 from blackpoker.render.pdfparts import PartCache
 
 PDF_NAME = "blackpoker.pdf"
@@ -90,7 +90,7 @@ def render_pdf(html: Path, pdf: Path) -> None:
 
 def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None) -> None:
     """Keep the Sphinx environment in ``work_dir`` only if it was made from the same code and configuration."""
-    roots = [ROOT / p for p in ENVIRONMENT_INPUTS if (ROOT / p).exists()]
+    roots = existing_inputs(ENVIRONMENT_INPUTS)
     stamp = fingerprint(roots, str(source.resolve()), str(Path(definitions).resolve()), repr(sorted((overrides or {}).items())))
     stamp_file = work_dir / "stamp"
     if not stamp_file.is_file() or stamp_file.read_text(encoding="utf-8") != stamp:

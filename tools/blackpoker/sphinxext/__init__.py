@@ -19,7 +19,7 @@ from sphinx.config import Config
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
-from blackpoker.core.paths import DEFINITIONS, ROOT
+from blackpoker.core.paths import DEFINITIONS, SCENARIOS
 from blackpoker.sphinxext.base import DefinitionsFailed, RulesDirective, _without_prose_file, rules_of
 
 __all__ = ["DefinitionsFailed", "RulesDirective", "rules_of", "setup"]
@@ -140,7 +140,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
     # Folders of scenarios shown by {bp-examples}, separated by os.pathsep (a -D override is one string).
-    app.add_config_value("blackpoker_examples", os.pathsep.join(str(ROOT / "scenarios" / d) for d in ("examples", "frames")),
+    app.add_config_value("blackpoker_examples", os.pathsep.join(str(SCENARIOS / d) for d in ("examples", "frames")),
                          "env", types=frozenset({str}))
     app.add_config_value("blackpoker_index_terms", "index-terms.yaml", "env", types=frozenset({str}))
     app.connect("config-inited", _load, priority=400)
