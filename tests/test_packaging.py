@@ -1,0 +1,130 @@
+"""The package installs on its own: package data, the lock, and a wheel that checks and builds from anywhere."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from blackpoker.core import paths
+from blackpoker.core.paths import ROOT
+
+DATA_FOLDERS = ("schemas", "templates", "source", "scenarios")
+LOCK = ROOT / "requirements.lock"
+PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)")
+
+
+def _locked() -> dict[str, str]:
+    """Package name (canonical) -> pinned version, from requirements.lock; every pin must carry hashes."""
+    pins: dict[str, str] = {}
+    lines = LOCK.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines):
+        match = PIN.match(line)
+        if match:
+            assert line.endswith("\\") and "--hash=sha256:" in lines[number + 1], f"{match[1]} is pinned without hashes"
+            pins[canonicalize_name(match[1])] = match[2]
+    return pins
+
+
+def _declared() -> list[Requirement]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return [Requirement(r) for r in (*project["dependencies"], *project["optional-dependencies"]["test"])]
+
+
+@pytest.mark.parametrize("name", DATA_FOLDERS)
+def test_package_data_is_the_repository_folder(name: str) -> None:
+    """The package's data folder links to the repository folder editors use, so there is one copy to edit."""
+    link = ROOT / "tools" / "blackpoker" / "data" / name
+    assert link.is_symlink() and os.readlink(link) == f"../../../{name}"
+    assert link.resolve() == (ROOT / name).resolve()
+    assert getattr(paths, name.upper()) == (ROOT / name).resolve()
+    assert any((ROOT / name).iterdir())
+
+
+def test_build_inputs_resolve_in_the_checkout() -> None:
+    assert paths.CHECKOUT
+    assert paths.existing_inputs(("tools/blackpoker/sim", "source/conf.py", "pyproject.toml", "nothing/here")) == [
+        ROOT / "tools/blackpoker/sim", ROOT / "source/conf.py", ROOT / "pyproject.toml"]
+
+
+def test_lock_covers_every_declared_dependency() -> None:
+    """Every package pyproject.toml names is locked, at a version its range allows."""
+    locked = _locked()
+    for requirement in _declared():
+        name = canonicalize_name(requirement.name)
+        assert name in locked, f"{requirement.name} is declared but not in requirements.lock (run `make lock`)"
+        assert requirement.specifier.contains(locked[name], prereleases=True), (
+            f"requirements.lock pins {name}=={locked[name]}, outside {requirement} (run `make lock`)")
+
+
+def test_installed_versions_equal_the_lock() -> None:
+    """The environment the tests run in is the locked one: a drifted package is named here."""
+    drift = []
+    for name, pinned in sorted(_locked().items()):
+        try:
+            installed = version(name)
+        except PackageNotFoundError:
+            installed = "not installed"
+        if installed != pinned:
+            drift.append(f"{name}: locked {pinned}, installed {installed}")
+    assert not drift, "the environment differs from requirements.lock (run `make setup`):\n" + "\n".join(drift)
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
+    """`python -m build` makes a wheel and an sdist; the wheel, installed with the locked packages into a fresh
+    venv, checks and builds a copy of the definitions from a folder that is not the checkout."""
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], check=True,
+                   capture_output=True)
+    wheel = next(dist.glob("blackpoker-*.whl"))
+    sdist = next(dist.glob("blackpoker-*.tar.gz"))
+    _assert_archives_hold_the_data(wheel, sdist)
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, "--require-hashes", "-r", str(LOCK)], check=True, capture_output=True)
+    subprocess.run([*pip, "--no-deps", str(wheel)], check=True, capture_output=True)
+
+    work = tmp_path / "elsewhere"
+    shutil.copytree(ROOT / "definitions", work / "defs")
+    tool = str(venv / "bin" / "blackpoker")
+    env = {**os.environ, "BLACKPOKER_WORKERS": "1"}
+    checked = subprocess.run([tool, "check", "defs"], cwd=work, env=env, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.startswith("v8.1 ok:")
+    built = subprocess.run([tool, "build", "--definitions", "defs", "--out", "site"], cwd=work, env=env,
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    for name in ("index.html", "blackpoker.pdf", "actionlist/pdf/blackpoker-all.pdf", "blackpoker-rules.json"):
+        assert (work / "site" / name).is_file(), name
+    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import blackpoker; print(blackpoker.__file__)"],
+                           cwd=work, capture_output=True, text=True, check=True).stdout
+    assert Path(where).is_relative_to(venv)
+
+
+def _assert_archives_hold_the_data(wheel: Path, sdist: Path) -> None:
+    import tarfile
+    import zipfile
+
+    in_wheel = set(zipfile.ZipFile(wheel).namelist())
+    with tarfile.open(sdist) as tar:
+        in_sdist = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    for name in DATA_FOLDERS:
+        for file in (ROOT / name).rglob("*"):
+            if file.is_file() and "__pycache__" not in file.parts:
+                relative = file.relative_to(ROOT).as_posix()
+                assert f"blackpoker/data/{relative}" in in_wheel, relative
+                assert f"tools/blackpoker/data/{relative}" in in_sdist, relative
+    for name in ("requirements.lock", "definitions/actions.yaml", "Makefile"):
+        assert name in in_sdist, name
