@@ -12,11 +12,10 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pytest
-from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name
-
 from blackpoker.core import paths
 from blackpoker.core.paths import ROOT
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 DATA_FOLDERS = ("schemas", "templates", "source", "scenarios")
 LOCK = ROOT / "requirements.lock"
@@ -100,11 +99,11 @@ def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "definitions", work / "defs")
     tool = str(venv / "bin" / "blackpoker")
     env = {**os.environ, "BLACKPOKER_WORKERS": "1"}
-    checked = subprocess.run([tool, "check", "defs"], cwd=work, env=env, capture_output=True, text=True)
+    checked = subprocess.run([tool, "check", "defs"], check=False, cwd=work, env=env, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.startswith("v8.1 ok:")
-    built = subprocess.run([tool, "build", "--definitions", "defs", "--out", "site"], cwd=work, env=env,
-                           capture_output=True, text=True)
+    built = subprocess.run([tool, "build", "--definitions", "defs", "--out", "site"], check=False, cwd=work,
+                           env=env, capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     for name in ("index.html", "blackpoker.pdf", "actionlist/pdf/blackpoker-all.pdf", "blackpoker-rules.json"):
         assert (work / "site" / name).is_file(), name
