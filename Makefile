@@ -49,4 +49,4 @@ serve: setup
 	$(BIN)/blackpoker serve
 
 clean:
-	rm -rf build .pytest_cache .hypothesis
+	rm -rf build dist .pytest_cache .hypothesis

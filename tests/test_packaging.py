@@ -81,7 +81,8 @@ def test_installed_versions_equal_the_lock() -> None:
 @pytest.mark.slow
 def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
     """`python -m build` makes a wheel and an sdist; the wheel, installed with the locked packages into a fresh
-    venv, checks and builds a copy of the definitions from a folder that is not the checkout."""
+    venv, checks and builds a copy of the definitions from a folder that is not the checkout. It installs from
+    the package index pip is configured with (here the offline one), as `make` does: hashes checked."""
     dist = tmp_path / "dist"
     subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], check=True,
                    capture_output=True)
