@@ -1,0 +1,85 @@
+"""The package's layers: the import contracts in pyproject.toml hold, and no module imports itself round about."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def strongly_connected(graph: grimp.ImportGraph) -> list[list[str]]:
+    """Tarjan's algorithm over direct imports (imports inside functions count): every cycle's modules."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in on_stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for module in sorted(graph.modules):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_the_import_contracts_hold() -> None:
+    result = subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+def test_the_package_has_no_import_cycle() -> None:
+    assert strongly_connected(grimp.build_graph("blackpoker", cache_dir=None)) == []
+
+
+@pytest.mark.parametrize(("edges", "cycles"), [
+    ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}, [["a", "b", "c"]]),
+    ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+    ({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c"}}, [["a", "b"], ["c", "d"]]),
+])
+def test_the_cycle_finder_finds_cycles(edges: dict[str, set[str]], cycles: list[list[str]]) -> None:
+    graph = grimp.ImportGraph()
+    for module in edges:
+        graph.add_module(module)
+    for importer, imported in edges.items():
+        for target in imported:
+            graph.add_import(importer=importer, imported=target)
+    assert sorted(strongly_connected(graph)) == cycles
+
+
+def test_a_forbidden_import_breaks_a_contract(tmp_path: Path) -> None:
+    """The contracts are live: core importing the pipeline is reported (checked on a copy of the package)."""
+    copy = tmp_path / "tools"
+    subprocess.run(["cp", "-r", str(ROOT / "tools"), str(copy)], check=True)
+    (copy / "blackpoker" / "core" / "bad_import.py").write_text("import blackpoker.pipeline.build\n")
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    result = subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=tmp_path, capture_output=True, text=True,
+                            env={"PYTHONPATH": str(copy), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "blackpoker.core.bad_import -> blackpoker.pipeline.build" in result.stdout
