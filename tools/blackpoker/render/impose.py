@@ -13,6 +13,8 @@ from pypdf import PageObject, PdfReader, PdfWriter
 from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, IndirectObject,
                            NameObject, StreamObject)
 
+from blackpoker.render.pypdf_private import add_indirect
+
 Side = tuple[int | None, int | None]  # (left page, right page), 0-based; None is a blank
 
 
@@ -54,7 +56,7 @@ def as_xobject(writer: PdfWriter, page: PageObject) -> IndirectObject:
         # clone into the writer: otherwise fonts stay references into the reader
         NameObject("/Resources"): resources.get_object().clone(writer) if resources is not None else DictionaryObject(),
     })
-    return writer._add_object(xobject.flate_encode())  # noqa: SLF001 - pypdf has no public API for this
+    return add_indirect(writer, xobject.flate_encode())
 
 
 def impose(source: Path, target: Path, sides: Sequence[Side] | None = None, *, mode: str = "booklet") -> list[Side]:
@@ -89,7 +91,7 @@ def impose_pages(pages: Sequence[PageObject], target: Path, sides: Sequence[Side
         sheet[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
         stream = DecodedStreamObject()
         stream.set_data("\n".join(ops).encode())
-        sheet[NameObject("/Contents")] = writer._add_object(stream)  # noqa: SLF001
+        sheet[NameObject("/Contents")] = add_indirect(writer, stream)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp")
     with open(tmp, "wb") as f:

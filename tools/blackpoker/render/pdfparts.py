@@ -305,14 +305,11 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
     first: dict[str, Anchor] = {}
     for anchor in anchors:
         first.setdefault(anchor.name, anchor)
-    names = ArrayObject()
     for name in sorted(first):
         a = first[name]
-        names.append(TextStringObject(name))
-        names.append(ArrayObject([writer.pages[a.page].indirect_reference, NameObject("/XYZ"),
-                                  FloatObject(round(a.x, 6)), FloatObject(round(a.y, 6)), NumberObject(0)]))
-    writer._root_object[NameObject("/Names")] = DictionaryObject(  # noqa: SLF001 - no public setter
-        {NameObject("/Dests"): writer._add_object(DictionaryObject({NameObject("/Names"): names}))})  # noqa: SLF001
+        writer.add_named_destination_array(TextStringObject(name), ArrayObject([
+            writer.pages[a.page].indirect_reference, NameObject("/XYZ"),
+            FloatObject(round(a.x, 6)), FloatObject(round(a.y, 6)), NumberObject(0)]))
 
     def add(tree: list[tuple[Bookmark, list]], parent: object | None) -> None:
         for bookmark, children in tree:
@@ -327,7 +324,7 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
         writer.add_metadata({k: str(v) for k, v in meta.items()})
         lang = info_source.trailer["/Root"].get("/Lang")
         if lang is not None:
-            writer._root_object[NameObject("/Lang")] = TextStringObject(str(lang))  # noqa: SLF001
+            writer.root_object[NameObject("/Lang")] = TextStringObject(str(lang))
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp")
     with open(tmp, "wb") as f:
@@ -346,11 +343,12 @@ def _stamp(writer: "PdfWriter", stamps: Sequence[Stamp]) -> tuple[list[Anchor], 
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
     from blackpoker.render.impose import as_xobject
+    from blackpoker.render.pypdf_private import add_indirect
 
     def stream(data: bytes):  # type: ignore[no-untyped-def]
         s = DecodedStreamObject()
         s.set_data(data)
-        return writer._add_object(s)  # noqa: SLF001
+        return add_indirect(writer, s)
 
     readers: dict[Path, PdfReader] = {}
     xobjects: dict[tuple[Path, int], object] = {}
@@ -382,7 +380,7 @@ def _stamp(writer: "PdfWriter", stamps: Sequence[Stamp]) -> tuple[list[Anchor], 
                 x1, y1, x2, y2 = (float(v) for v in copy["/Rect"])
                 copy[NameObject("/Rect")] = ArrayObject([FloatObject(round(v, 6)) for v in (
                     x1 + stamp.dx, y1 + stamp.dy, x2 + stamp.dx, y2 + stamp.dy)])
-                annots.append(writer._add_object(copy))  # noqa: SLF001
+                annots.append(add_indirect(writer, copy))
             for a in stamp.part.info.anchors:
                 if a.page == stamp.page and a.name.startswith(stamp.prefix) and a.name != stamp.prefix.rstrip("."):
                     anchors.append(Anchor(a.name[len(stamp.prefix):], number, a.x + stamp.dx, a.y + stamp.dy, a.height))
@@ -390,7 +388,7 @@ def _stamp(writer: "PdfWriter", stamps: Sequence[Stamp]) -> tuple[list[Anchor], 
                 if b.page == stamp.page:
                     bookmarks.append(Bookmark(b.level, b.label, number, b.x + stamp.dx, b.y + stamp.dy, b.open))
         own[NameObject("/XObject")] = names
-        page[NameObject("/Resources")] = writer._add_object(own)  # noqa: SLF001
+        page[NameObject("/Resources")] = add_indirect(writer, own)
         contents = page["/Contents"]
         existing = list(contents.get_object()) if isinstance(contents.get_object(), ArrayObject) else [contents]
         page[NameObject("/Contents")] = ArrayObject([save, *existing, stream(b"\n".join(ops) + b"\n")])
