@@ -4,7 +4,6 @@ The title, edition and author are not written here: the extension reads them fro
 Nothing depends on the clock (no %Y, no last-updated), so two builds give identical output.
 """
 
-from pathlib import Path
 
 from blackpoker.core.paths import DEFINITIONS
 

@@ -32,7 +32,7 @@ def pages_that_differ(a: Path, b: Path, dpi: int = 40, tolerance: int = 48, stra
             subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), f"{tmp}/{name}"], check=True)
         left = sorted(Path(tmp).glob("a-*.png"))
         right = sorted(Path(tmp).glob("b-*.png"))
-        differ = [n for n, (x, y) in enumerate(zip(left, right), start=1) if _differ(x, y, tolerance, stray)]
+        differ = [n for n, (x, y) in enumerate(zip(left, right, strict=False), start=1) if _differ(x, y, tolerance, stray)]
         return differ + list(range(min(len(left), len(right)) + 1, max(len(left), len(right)) + 1))
 
 

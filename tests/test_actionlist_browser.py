@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import quote
 
 import pytest
 
 from blackpoker import load_rules
-from blackpoker.render.actionlist import build_html
 from blackpoker.core.model import Rules
+from blackpoker.render.actionlist import build_html
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
@@ -96,7 +96,7 @@ def test_clicking_filters_combines_them_and_updates_the_url(rules: Rules, all_ht
     assert visible(page) == {f"act-{a.id}" for a in rules.format_actions} | {f"char-{c.id}" for c in rules.characters} \
         | {f"fog-{f.id}" for f in rules.format_fogs}
     std = rules.format("std")
-    page.click(f'[data-filter="format"] button[data-value="std"]')
+    page.click('[data-filter="format"] button[data-value="std"]')
     assert visible(page) == format_entries(rules, "std")
     # only the frames that support the format are offered (Table 3.1)
     for frame in rules.frames:

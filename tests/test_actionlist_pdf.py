@@ -12,11 +12,11 @@ import pytest
 from pypdf import PdfReader
 
 from blackpoker import load_rules
+from blackpoker.core.model import Rules
 from blackpoker.render.actionlist import build_pdfs
 from blackpoker.render.actionlist.pdf import pdf_paths, render_documents
 from blackpoker.render.actionlist.view import all_page, list_pages
 from blackpoker.render.impose import booklet_order, two_up_order
-from blackpoker.core.model import Rules
 
 A5 = (419.5, 595.3)
 needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
@@ -174,7 +174,7 @@ def all_document(rules: Rules):  # type: ignore[no-untyped-def]
 def test_entries_are_never_split_and_headings_keep_their_first_entry(rules: Rules, all_document) -> None:  # type: ignore[no-untyped-def]
     pages_of: dict[str, set[int]] = {}
     for number, page in enumerate(all_document.pages, start=1):
-        for box in _boxes(page._page_box):  # noqa: SLF001 - the layout tree is the thing under test
+        for box in _boxes(page._page_box):
             if box.element_tag in ("article", "h3") and box.element is not None and box.element.get("id"):
                 pages_of.setdefault(box.element.get("id"), set()).add(number)
     page = all_page(rules)

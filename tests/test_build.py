@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from blackpoker.pipeline import build as build_module
-from blackpoker.pipeline.build import BuildError, Step, build
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.paths import DEFINITIONS
+from blackpoker.pipeline import build as build_module
+from blackpoker.pipeline.build import BuildError, Step, build
 
 
 def _names(definitions: Path, staging: Path) -> tuple[list[Path], str]:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from blackpoker.pipeline.build import build
 from blackpoker.core.paths import DEFINITIONS
+from blackpoker.pipeline.build import build
 from blackpoker.render.pdfparts import PartCache
 
 OLD = "「防壁の次は兵士を出します。これが戦術の基本です。」"

@@ -6,7 +6,6 @@ expected line and column are those of a marker in the edited file, found indepen
 
 from __future__ import annotations
 
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,7 +66,8 @@ CASES = [
          (Expected("fogs.yaml", "kill", "fogs[0].placed_by: action 'kill' does not put its key card in the fog"),
           Expected("fogs.yaml", "♡A~10", "fogs[0].key_card: '♡A~10' differs from the key card of action 'kill' ('♠A~10 を2枚')"),
           Expected("fogs.yaml", "[lite", "fogs[0].formats: must be available exactly where action 'kill' is"),
-          Expected("actions.yaml", "- 対象とした兵士のサイズは、このターンが終わるまでキーカードの数字分加算される", "actions[14].effect: the effect puts its key card in the fog, but no fog "
+          Expected("actions.yaml", "- 対象とした兵士のサイズは、このターンが終わるまでキーカードの数字分加算される",
+                   "actions[14].effect: the effect puts its key card in the fog, but no fog "
                    "in fogs.yaml has placed_by: up"))),
     Case("trump enables the wrong action", "trumps.yaml", "    enables: slash\n", "    enables: encourage\n",
          (Expected("trumps.yaml", "encourage", "trumps[0].enables: action 'encourage' must take as key card a soldier "

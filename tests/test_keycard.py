@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.core.keycard import KeyCardSyntaxError, parse_key_card, render_key_card
@@ -55,8 +56,8 @@ def test_malformed_texts_are_rejected(text: str) -> None:
 @given(st.sets(st.sampled_from(range(1, 14)), min_size=1),
        st.sets(st.sampled_from("♠♡◇♣"), max_size=1), st.integers(1, 5))
 def test_render_then_parse_is_identity(ranks: set[int], suit: set[str], count: int) -> None:
-    from blackpoker.core.keycard import CardPattern, KeyCondition
     from blackpoker.core.cards import SYMBOL_SUITS
+    from blackpoker.core.keycard import CardPattern, KeyCondition
     suits = frozenset(SYMBOL_SUITS[s] for s in suit) or None
     key = KeyCondition("", (CardPattern(frozenset(ranks), suits, count),))
     text = render_key_card(key)

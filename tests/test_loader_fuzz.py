@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import copy
 import shutil
-from pathlib import Path
 from typing import Any
 
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from blackpoker import DefinitionErrors, load_rules
 from blackpoker.core.paths import DEFINITIONS

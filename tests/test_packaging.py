@@ -12,10 +12,11 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pytest
-from blackpoker.core import paths
-from blackpoker.core.paths import ROOT
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+
+from blackpoker.core import paths
+from blackpoker.core.paths import ROOT
 
 DATA_FOLDERS = ("schemas", "templates", "source", "scenarios")
 LOCK = ROOT / "requirements.lock"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from blackpoker import DefinitionErrors, load_rules
-from blackpoker.render.impose import booklet_order
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, SOURCE
+from blackpoker.render.impose import booklet_order
 from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
 from blackpoker.sphinxext.figures import CORE_EDGES, CORE_STEPS, TRIGGER_EDGES, TRIGGER_STEPS
 from blackpoker.sphinxext.kana import group_of, sort_key
@@ -109,8 +109,8 @@ def test_every_entry_appears_in_its_chapter_with_its_anchor(site: Path, rules: R
                 + [(frame, f"trump-{t.id}", t.name) for t in rules.trumps]
                 + [(frame, f"frame-{f.id}", f.name) for f in rules.frames]
                 + [(frame, f"fig-frame-layout-{f.id}", f"配置図-{f.name}") for f in rules.frames])
-    for html, anchor, name in expected:
-        m = re.search(rf'id="{re.escape(anchor)}"[^>]*>(.{{0,600}})', html, re.S)
+    for text, anchor, name in expected:
+        m = re.search(rf'id="{re.escape(anchor)}"[^>]*>(.{{0,600}})', text, re.S)
         assert m, anchor
         assert name in re.sub(r"<rt>.*?</rt>|<[^>]+>", "", m.group(1)), anchor
 
@@ -231,9 +231,10 @@ def test_appendix_links_are_relative_to_the_site(site: Path) -> None:
 
 
 def test_no_remote_assets(site: Path) -> None:
-    for html in site.glob("*.html"):
-        assert not re.search(r'<(script|img|link|iframe)\b[^>]*\b(src|href)="(https?:)?//', html.read_text(encoding="utf-8")), html.name
-        assert "googletagmanager" not in html.read_text(encoding="utf-8")
+    for page in site.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r'<(script|img|link|iframe)\b[^>]*\b(src|href)="(https?:)?//', text), page.name
+        assert "googletagmanager" not in text
 
 
 # --- failures --------------------------------------------------------------------------------------
@@ -348,9 +349,8 @@ def test_book_from_chapters_looks_exactly_like_the_single_page_as_one_document(
         built_rulebook: tuple[Path, Path], tmp_path: Path) -> None:
     """The book is rendered chapter by chapter and joined; it must equal WeasyPrint's one-document rendering:
     the same pages, outline, named destinations, links (incl. those across chapters) and page numbers."""
-    from pdfsame import pages_that_differ, structure
-
     from blackpoker.render.rulebook import render_pdf
+    from pdfsame import pages_that_differ, structure
 
     site, work = built_rulebook
     reference = tmp_path / "reference.pdf"

@@ -9,8 +9,7 @@ import pytest
 from blackpoker import load_rules
 from blackpoker.core.cards import parse_card
 from blackpoker.core.model import Rules
-from blackpoker.sim import (Choose, GameOver, IllegalDecision, Pass, RequestAction, apply, legal_decisions,
-                            new_game)
+from blackpoker.sim import Choose, GameOver, IllegalDecision, Pass, RequestAction, apply, legal_decisions, new_game
 from blackpoker.sim.effects import bj_points
 from blackpoker.sim.requests import check_request
 from blackpoker.sim.state import GameState

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from blackpoker import load_rules
-from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.cli.main import cli
+from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.core.model import Rules
 from blackpoker.sim import engine
 from blackpoker.sim.abilities import all_labels

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from blackpoker import load_rules
+from blackpoker.core.paths import DEFINITIONS
 from blackpoker.render.actionlist import build_html
 from blackpoker.render.actionlist.pdf import pdf_paths
 from blackpoker.render.actionlist.view import list_pages
-from blackpoker.core.paths import DEFINITIONS
 from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME, build_rulebook
 
 # Furo's footer credit is a plain link, not a resource the page loads.

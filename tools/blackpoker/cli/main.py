@@ -9,8 +9,7 @@ from pathlib import Path
 
 import click
 
-from blackpoker.cli.common import (EXIT_INTERNAL, definitions_argument, definitions_folder, load,
-                                   report_definition_errors)
+from blackpoker.cli.common import EXIT_INTERNAL, definitions_argument, definitions_folder, load, report_definition_errors
 from blackpoker.cli.sim import sim
 from blackpoker.core.errors import DefinitionErrors
 
@@ -53,7 +52,8 @@ def export(directory: Path | None, output: Path | None) -> None:
               show_default=True, help="The output folder; replaced only when the whole build succeeds.")
 def build(definitions: Path | None, out: Path) -> None:
     """Build everything: rulebook, action lists, PDFs and the JSON export."""
-    from blackpoker.pipeline.build import BuildError, build as run_build
+    from blackpoker.pipeline.build import BuildError
+    from blackpoker.pipeline.build import build as run_build
     try:
         report = run_build(definitions_folder(definitions), out, progress=lambda line: click.echo(line, err=True))
     except DefinitionErrors as exc:
@@ -72,7 +72,8 @@ def build(definitions: Path | None, out: Path) -> None:
 @click.option("--port", type=int, default=8000, show_default=True, help="The local port (127.0.0.1 only).")
 def serve(definitions: Path | None, out: Path, port: int) -> None:
     """Preview locally: rebuild when definitions, templates or source change, and reload the open pages."""
-    from blackpoker.pipeline.build import BuildError, build as run_build
+    from blackpoker.pipeline.build import BuildError
+    from blackpoker.pipeline.build import build as run_build
     from blackpoker.pipeline.serve import serve as run_serve
     defs = definitions_folder(definitions)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from blackpoker.core import model as m
 from blackpoker.core.errors import DefinitionError
@@ -98,7 +98,7 @@ def labels_are_declared(rules: m.Rules) -> Iterator[Problem]:
         for i, label in enumerate(c.labels):
             if label.name not in known:
                 yield c.origin.sub("labels", i), f"label '{label.name}' is not declared in ruleset.yaml labels"
-    for kind, e in _entries(rules):
+    for _kind, e in _entries(rules):
         if e.key and e.key.label and e.key.label not in known:
             yield e.origin.sub("key_card"), f"label '{e.key.label}' is not declared in ruleset.yaml labels"
     for t in rules.trumps:
@@ -315,7 +315,7 @@ def version_key(version: str) -> tuple[str, tuple[int, ...]]:
 @check
 def versions_are_ordered(rules: m.Rules) -> Iterator[Problem]:
     current = version_key(rules.edition.version)
-    for kind, e in _entries(rules):
+    for _kind, e in _entries(rules):
         chain = ([e.introduced] if e.introduced else []) + list(e.updated)
         for i in range(1, len(chain)):
             (s1, k1), (s2, k2) = version_key(chain[i - 1]), version_key(chain[i])

@@ -79,7 +79,7 @@ def export_rules(rules: m.Rules) -> dict[str, Any]:
         "characters": [{
             "id": c.id, "name": c.name, "reading": c.reading, "category": c.category, "key_card": c.key_card,
             "key": _key(c.key), "size": c.size,
-            "labels": [{"name": l.name, "condition": l.condition} for l in c.labels],
+            "labels": [{"name": label.name, "condition": label.condition} for label in c.labels],
             "abilities": [{"name": x.name, "text": x.text} for x in c.abilities],
             "summoned_by": list(c.summoned_by), **_flavor(c), **_common(rules, c), "formats": list(c.formats),
         } for c in rules.characters],

@@ -7,9 +7,9 @@ parsed structure must give back the text exactly, so the two cannot disagree and
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable, Sequence
 
 from blackpoker.core.cards import JOKER, SUIT_SYMBOLS, SYMBOL_SUITS, TEXT_RANK, Card, rank_text
 
@@ -43,9 +43,7 @@ class CardPattern:
             return False
         if self.same_suit and len({c.suit for c in cards}) != 1:
             return False
-        if self.same_rank and len({c.rank for c in cards}) != 1:
-            return False
-        return True
+        return not (self.same_rank and len({c.rank for c in cards}) != 1)
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from blackpoker.core import model as m
 from blackpoker.core.errors import DefinitionError, DefinitionErrors
@@ -131,7 +132,7 @@ def _build_rules(b: _Builder) -> m.Rules:
         characters.append(m.Character(
             id=c["id"], name=c["name"], reading=c["reading"], category=c["category"],
             key_card=c["key_card"], key=b.key(c["key_card"], origin.sub("key_card")),
-            labels=tuple(m.Label(l) if isinstance(l, str) else m.Label(l["name"], l["condition"]) for l in c["labels"]),
+            labels=tuple(m.Label(x) if isinstance(x, str) else m.Label(x["name"], x["condition"]) for x in c["labels"]),
             summoned_by=tuple(c["summoned_by"]), formats=tuple(c["formats"]), origin=origin,
             size=_opt(c, "size"), abilities=tuple(m.Ability(x["name"], x["text"]) for x in c.get("abilities", ())),
             story=_opt(c, "story"), flavor=_opt(c, "flavor"), flavor_speaker=_opt(c, "flavor_speaker"),

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterator, Literal
+from typing import Literal
 
 from blackpoker.core.errors import PathPart
 from blackpoker.core.keycard import KeyCondition
@@ -45,7 +46,7 @@ class Origin:
     file: str
     path: tuple[PathPart, ...]
 
-    def sub(self, *parts: PathPart) -> "Origin":
+    def sub(self, *parts: PathPart) -> Origin:
         return Origin(self.file, self.path + parts)
 
 
@@ -57,7 +58,7 @@ ListStyle = Literal["numbered", "bulleted", "lettered"]
 @dataclass(frozen=True)
 class ListItem:
     text: str
-    sub: tuple["Block", ...] = ()
+    sub: tuple[Block, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1]
 def _data(name: str) -> Path:
     folder = files("blackpoker").joinpath("data", name)
     if not isinstance(folder, Path):  # e.g. a zipped install: Sphinx and WeasyPrint need real files
-        raise RuntimeError(  # noqa: TRY004 - an install problem, not a caller's wrong argument
+        raise RuntimeError(
             f"blackpoker's package data must be installed as files, not in {folder}")
     return folder.resolve()
 

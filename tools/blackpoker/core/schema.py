@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -73,7 +74,8 @@ def _message(error: ValidationError) -> tuple[str, bool]:
         extra = sorted(set(instance) - set(allowed)) if isinstance(instance, dict) else []
         return (f"unknown field {', '.join(repr(e) for e in extra)}; expected one of " + ", ".join(allowed)), True
     if v == "type":
-        return f"{_quote(instance)} is {type(instance).__name__ if instance is not None else 'null'}; expected {_describe_types(expected)}", False
+        found = type(instance).__name__ if instance is not None else "null"
+        return f"{_quote(instance)} is {found}; expected {_describe_types(expected)}", False
     if v == "pattern":
         hint = error.schema.get("description", f"text matching {expected}")
         return f"{_quote(instance)} is not valid; expected {hint[0].lower() + hint[1:]}", False

@@ -19,16 +19,17 @@ import os
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
-from blackpoker.pipeline.cache import StepCache, fingerprint
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import PACKAGE, SCENARIOS, existing_inputs
+from blackpoker.pipeline.cache import StepCache, fingerprint
 
 if TYPE_CHECKING:
     from blackpoker.pipeline.jobs import Scheduler
@@ -51,7 +52,7 @@ class StepResult:
 class Context:
     """What a pipeline step gets besides its definitions and folder: the shared pool and caches."""
 
-    runner: "Scheduler"
+    runner: Scheduler
     parts: Path  # the part cache's folder
     work: Path  # where steps keep state between builds (the rulebook's Sphinx environment)
 
@@ -263,7 +264,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
                     except DefinitionErrors as exc:
                         failures.append(f"{step.title}: definitions:\n{exc}")
                         continue
-                    except Exception as exc:  # noqa: BLE001 - reported, the build fails as a whole
+                    except Exception as exc:
                         failures.append(f"{step.title}: {type(exc).__name__}: {exc}")
                         continue
                     step_dir = out.parent / f".{out.name}.step-{step.name}"
@@ -292,10 +293,10 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     return report
 
 
-def _in_thread(future: "Future[StepResult]", fn: Callable[..., StepResult], *args: object) -> None:
+def _in_thread(future: Future[StepResult], fn: Callable[..., StepResult], *args: object) -> None:
     try:
         future.set_result(fn(*args))
-    except BaseException as exc:  # noqa: BLE001 - handed to the waiting build
+    except BaseException as exc:
         future.set_exception(exc)
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from blackpoker.pipeline.fsutil import write_atomic
 

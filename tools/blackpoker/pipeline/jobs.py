@@ -20,8 +20,9 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Protocol
 
 # priorities: higher first
 URGENT = 30  # on the book's critical path: single page, chapters, contents, index, joining
@@ -34,18 +35,18 @@ HOLD = 0.5  # seconds a worker is kept for the follow-up of a job submitted with
 
 class Runner(Protocol):
     def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL,
-               then: float | None = None) -> "Future[Any]": ...
+               then: float | None = None) -> Future[Any]: ...
 
 
 class Inline:
     """Runs each job at once in this process; the future is already done (or failed)."""
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL,
-               then: float | None = None) -> "Future[Any]":
+               then: float | None = None) -> Future[Any]:
         future: Future[Any] = Future()
         try:
             future.set_result(fn(*args))
-        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the future
+        except BaseException as exc:
             future.set_exception(exc)
         return future
 
@@ -63,7 +64,7 @@ class Scheduler:
         self.first_job = threading.Event()  # set by the first submission
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL,
-               then: float | None = None) -> "Future[Any]":
+               then: float | None = None) -> Future[Any]:
         """Queue ``fn(*args)``; with ``then``, its worker is kept for work of that priority when it ends."""
         self.first_job.set()
         outer: Future[Any] = Future()
@@ -90,14 +91,14 @@ class Scheduler:
                 self._running += 1
             try:
                 inner = self.pool.submit(fn, *args)
-            except BaseException as exc:  # noqa: BLE001 - the pool is shut down: fail the job
+            except BaseException as exc:
                 with self._lock:
                     self._running -= 1
                 outer.set_exception(exc)
                 continue
             inner.add_done_callback(lambda done, outer=outer, then=then: self._finished(done, outer, then))
 
-    def _finished(self, inner: "Future[Any]", outer: "Future[Any]", then: float | None) -> None:
+    def _finished(self, inner: Future[Any], outer: Future[Any], then: float | None) -> None:
         with self._lock:
             self._running -= 1
             if then is not None:
@@ -130,21 +131,21 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     return pool
 
 
-def done(value: Any) -> "Future[Any]":
+def done(value: Any) -> Future[Any]:
     """A future that already has its result (a part found in the cache)."""
     future: Future[Any] = Future()
     future.set_result(value)
     return future
 
 
-def results(futures: Iterable["Future[Any]"]) -> list[Any]:
+def results(futures: Iterable[Future[Any]]) -> list[Any]:
     """Every result, in order; the first failure is raised after all have finished (nothing left running)."""
     futures = list(futures)
     done, error = [], None
     for future in futures:
         try:
             done.append(future.result())
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
+        except BaseException as exc:
             error = error or exc
             done.append(None)
     if error is not None:

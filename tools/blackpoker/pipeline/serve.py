@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable
 
-from blackpoker.pipeline.cache import fingerprint
 from blackpoker.core.paths import existing_inputs
+from blackpoker.pipeline.cache import fingerprint
 
 WATCHED = ("templates", "source", "scenarios", "tools/blackpoker")
 RELOAD_SNIPPET = b"""<script>(function(){var v=null;setInterval(function(){fetch('/__build').then(function(r){
@@ -33,7 +33,7 @@ def _handler(state: _State, directory: Path) -> type[SimpleHTTPRequestHandler]:
         def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
             super().__init__(*args, directory=str(directory), **kwargs)
 
-        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        def do_GET(self) -> None:
             if self.path == "/__build":
                 self._send(str(state.build_number).encode(), "text/plain")
                 return

@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from blackpoker.pipeline.jobs import URGENT, Runner, done, results
-from blackpoker.render.pdfparts import (Part, PartCache, PartInfo, Stamp, css_string, digest, engine_version, join, part_key,
-                                 render_part)
+from blackpoker.render.pdfparts import Part, PartCache, PartInfo, Stamp, css_string, digest, engine_version, join, part_key, render_part
 
 _MARKER = re.compile(r'<span id="document-([^"]+)"></span>')
 _SECTION_TAG = re.compile(r"<(/?)section\b")
@@ -176,7 +175,7 @@ class BookBuilder:
         self.salt = digest(css, engine_version())
         self.used: list[str] = []
 
-    def part(self, kind: str, html: str, priority: float = URGENT) -> "Future[Part]":
+    def part(self, kind: str, html: str, priority: float = URGENT) -> Future[Part]:
         key = part_key(kind, html, self.salt)
         self.used.append(key)
         cached = self.cache.get(key)

@@ -6,12 +6,11 @@ pages land on A4 landscape sheets. Placement is by reference, without re-parsing
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from pypdf import PageObject, PdfReader, PdfWriter
-from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, IndirectObject,
-                           NameObject, StreamObject)
+from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, IndirectObject, NameObject, StreamObject
 
 from blackpoker.render.pypdf_private import add_indirect
 

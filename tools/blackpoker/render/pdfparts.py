@@ -18,13 +18,14 @@ Coordinates kept here are PDF points from the bottom-left corner of the page, as
 from __future__ import annotations
 
 import functools
-import io
 import hashlib
+import io
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from blackpoker.pipeline.fsutil import write_atomic
 
@@ -67,7 +68,7 @@ class PartInfo:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "PartInfo":
+    def from_json(cls, text: str) -> PartInfo:
         data = json.loads(text)
         return cls(data["pages"], tuple(Anchor(**a) for a in data["anchors"]),
                    tuple(Bookmark(**b) for b in data["bookmarks"]))
@@ -182,7 +183,7 @@ def with_stand_ins(html: str) -> tuple[str, frozenset[str]]:
     return html[:match.end()] + block + html[match.end():], frozenset(missing)
 
 
-def part_info(document: "Document", stand_ins: frozenset[str] = frozenset()) -> PartInfo:
+def part_info(document: Document, stand_ins: frozenset[str] = frozenset()) -> PartInfo:
     """Anchors and bookmarks of a laid-out document, in PDF points (as WeasyPrint writes them)."""
     anchors: list[Anchor] = []
     bookmarks: list[Bookmark] = []
@@ -228,7 +229,7 @@ def render_part(html: str, base_url: str) -> tuple[bytes, PartInfo]:
     return document.write_pdf(), part_info(document, stand_ins)
 
 
-def layout(html: str, base_url: str) -> "Document":
+def layout(html: str, base_url: str) -> Document:
     """Lay out without writing."""
     quiet_weasyprint()
     from weasyprint import HTML
@@ -276,7 +277,7 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
     document's anchors and bookmarks.
     """
     from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, DictionaryObject, Fit, FloatObject, NameObject, NumberObject, TextStringObject
+    from pypdf.generic import ArrayObject, Fit, FloatObject, NameObject, NumberObject, TextStringObject
 
     writer = PdfWriter()
     anchors: list[Anchor] = []
@@ -337,7 +338,7 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
     return PartInfo(offset, tuple(anchors), tuple(bookmarks))
 
 
-def _stamp(writer: "PdfWriter", stamps: Sequence[Stamp]) -> tuple[list[Anchor], list[Bookmark]]:  # noqa: F821
+def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], list[Bookmark]]:  # noqa: F821
     """Draw each stamp as a Form XObject (its content is not parsed) and carry over its links and marks."""
     from pypdf import PdfReader
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject

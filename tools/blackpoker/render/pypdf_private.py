@@ -13,4 +13,4 @@ from pypdf.generic import IndirectObject, PdfObject
 
 def add_indirect(writer: PdfWriter, obj: PdfObject) -> IndirectObject:
     """Add ``obj`` to ``writer`` as a new indirect object and return the reference to it."""
-    return writer._add_object(obj)  # noqa: SLF001 - no public twin (see the module's docstring)
+    return writer._add_object(obj)

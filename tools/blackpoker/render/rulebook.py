@@ -16,10 +16,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from blackpoker.pipeline.cache import fingerprint
 from blackpoker.core.errors import DefinitionErrors
-from blackpoker.pipeline.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
 from blackpoker.core.paths import SOURCE, existing_inputs
+from blackpoker.pipeline.cache import fingerprint
+from blackpoker.pipeline.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
 from blackpoker.render.pdfparts import PartCache
 
 PDF_NAME = "blackpoker.pdf"

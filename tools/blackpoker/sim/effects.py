@@ -7,8 +7,8 @@ effect from a snapshot with the answers so far, so effects stay plain functions 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Callable, Iterable
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
@@ -214,7 +214,7 @@ def _damage_judgement(ctx: Ctx) -> None:
 
 @effect("generation-change")
 def _generation_change(ctx: Ctx) -> None:
-    s, p = ctx.state, ctx.state.players[ctx.me]
+    p = ctx.state.players[ctx.me]
     moved: list[Card] = []
     while p.life:
         card, p.life = p.life[0], p.life[1:]
@@ -423,7 +423,7 @@ def _reverse(ctx: Ctx) -> None:
     else:
         soldier = replace(ch, kind="soldier", type_id=soldier_type(ch.cards[0].rank), face_up=True, driven=driven)
         s.replace(soldier)
-        s.attack = tuple(AttackLine(l.attacker, tuple(b for b in l.blockers if b != ch.uid)) for l in s.attack)
+        s.attack = tuple(AttackLine(line.attacker, tuple(b for b in line.blockers if b != ch.uid)) for line in s.attack)
         ctx.log(f"{char_text(ch)} を兵士にする → {char_text(soldier)}")
 
 
@@ -528,7 +528,7 @@ def _conscription(ctx: Ctx) -> None:
 
 @effect("ambush")
 def _ambush(ctx: Ctx) -> None:
-    s, p = ctx.state, ctx.state.players[ctx.me]
+    p = ctx.state.players[ctx.me]
     changed = []
     for ch in p.field:
         if ch.kind == "bulwark":

@@ -22,15 +22,22 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from blackpoker.core.model import Origin, Rules, Speed
-from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
+from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.effects import EFFECTS, Ctx
+from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
 from blackpoker.sim.frames import SETUPS
 from blackpoker.sim.observe import VIEWS
-from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
 from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
-from blackpoker.sim.requests import (activation_known, available_actions, check_request, enumerate_requests, key_zone,
-                                     target_candidates, target_valid)
+from blackpoker.sim.requests import (
+    activation_known,
+    available_actions,
+    check_request,
+    enumerate_requests,
+    key_zone,
+    target_candidates,
+    target_valid,
+)
 from blackpoker.sim.state import GameState, Pending, Request, Target, player_name
 from blackpoker.sim.text import card_list, char_text
 

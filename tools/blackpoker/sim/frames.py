@@ -9,8 +9,8 @@ a choice left out is drawn from the game's seed, so self-play needs none and a r
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from blackpoker.core.cards import Card, parse_card
 from blackpoker.core.model import Frame, Rules

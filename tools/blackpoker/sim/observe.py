@@ -8,7 +8,7 @@ level holds come from the model's disclosure tables; only how to read a zone at 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from blackpoker.sim.state import GameState, Player, player_name
 from blackpoker.sim.text import card_list, life_answer

@@ -8,9 +8,9 @@ loaded model; only the activation-condition texts are mapped to code (``ACTIVATI
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from itertools import combinations, product
-from typing import Callable, Iterator
 
 from blackpoker.core.cards import Card
 from blackpoker.core.keycard import KeyCondition
@@ -334,8 +334,7 @@ def target_valid(state: GameState, req: Request, target: Target) -> str | None:
             return "対象が分裂した"
         if state.find(target.ref) is None:
             return "対象が存在しない"
-    elif target.kind == "request" and state.request_on_stage(target.ref) is None:
-        return "対象が存在しない"
-    elif target.kind == "trump" and state.find_trump(target.ref) is None:
+    elif (target.kind == "request" and state.request_on_stage(target.ref) is None
+          or target.kind == "trump" and state.find_trump(target.ref) is None):
         return "対象が存在しない"
     return None

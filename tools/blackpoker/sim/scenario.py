@@ -15,17 +15,29 @@ from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.model import Rules
 from blackpoker.core.schema import validate
+from blackpoker.core.yamlsource import SourceFile, parse_yaml
 from blackpoker.sim.abilities import all_labels, can_attack, size, soldier_type
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.engine import apply, current_player
 from blackpoker.sim.errors import IllegalDecision
-from blackpoker.sim.requests import cost_letters
 from blackpoker.sim.frames import SetupChoice, SetupError, check_regulation, default_deck, preset
+from blackpoker.sim.requests import cost_letters
 from blackpoker.sim.setup import begin, new_game
-from blackpoker.sim.state import (PLAYER_NAMES, Character, FogCard, GameState, Modifier, Payment, Player, Request,
-                                  Target, TrumpCard, card_order, player_name)
+from blackpoker.sim.state import (
+    PLAYER_NAMES,
+    Character,
+    FogCard,
+    GameState,
+    Modifier,
+    Payment,
+    Player,
+    Request,
+    Target,
+    TrumpCard,
+    card_order,
+    player_name,
+)
 from blackpoker.sim.text import TYPE_NAMES, card_list, char_ref, life_answer
-from blackpoker.core.yamlsource import SourceFile, parse_yaml
 
 SCHEMA = "scenario.schema.json"
 PLAYER_INDEX = {"A": 0, "B": 1}

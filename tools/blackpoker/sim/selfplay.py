@@ -136,9 +136,9 @@ def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: 
 
 def _pick(rng: random.Random, state: GameState, options: list) -> object:
     """A random legal decision; the turn player with an empty stage passes rarely, so turns move on."""
-    if len(options) > 1 and isinstance(options[0], Pass) and not state.stage and state.chance == state.turn_player:
-        if rng.random() < 0.9:
-            return rng.choice(options[1:])
+    if (len(options) > 1 and isinstance(options[0], Pass) and not state.stage and state.chance == state.turn_player
+            and rng.random() < 0.9):
+        return rng.choice(options[1:])
     return rng.choice(options)
 
 

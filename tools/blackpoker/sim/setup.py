@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
@@ -26,7 +26,7 @@ def new_game(rules: Rules, format_id: str, seed: int, *, frame: str | None = Non
         check_deck(rules, frame_def, deck, player_name(index))
     state = GameState(rules, format_id, seed, [Player(), Player()], frame=frame,
                       events=[] if record else None)
-    for p, deck in zip(state.players, deck_pair):
+    for p, deck in zip(state.players, deck_pair, strict=True):
         p.deck = frozenset(deck)
     if frame_def is None:
         for index, p in enumerate(state.players):  # 2.9.1

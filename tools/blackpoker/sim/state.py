@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from blackpoker.core.cards import JOKER, Card
 from blackpoker.core.model import Rules
@@ -124,7 +124,7 @@ class AttackLine:
 class Pending:
     """An effect waiting for a decision: re-run from ``snapshot`` with ``choices`` plus the answer."""
 
-    snapshot: "GameState"
+    snapshot: GameState
     request: Request
     where: str  # "direct" | "stage" | "trigger"
     choices: tuple[object, ...]
@@ -149,7 +149,7 @@ class Player:
 
 @dataclass
 class GameState:
-    rules: "Rules"
+    rules: Rules
     format: str
     seed: int
     players: list[Player]
@@ -172,7 +172,7 @@ class GameState:
     resolved: tuple[str, ...] = ()  # the log of resolved requests (expectations read it)
     events: list[str] | None = field(default=None)  # Japanese play-by-play, when recording
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         new = copy.copy(self)
         new.players = [copy.copy(p) for p in self.players]
         if self.events is not None:
@@ -247,7 +247,7 @@ def card_order(card: Card) -> tuple[str, int, int]:
     return (card.suit or "", card.rank, card.index)
 
 
-def sort_cards(cards: "Iterable[Card]") -> list[Card]:
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(set(cards), key=card_order)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from blackpoker.core.cards import Card
 from blackpoker.sim.state import PLAYER_NAMES, Character

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from docutils import nodes
 
-from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext import render as r
+from blackpoker.sphinxext.base import RulesDirective
 
 
 class CoverDirective(RulesDirective):

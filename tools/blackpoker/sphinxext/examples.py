@@ -24,8 +24,8 @@ from sphinx.errors import SphinxError
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.model import Rules
-from blackpoker.sphinxext.base import RulesDirective, without_prose_digest
 from blackpoker.sphinxext import render as r
+from blackpoker.sphinxext.base import RulesDirective, without_prose_digest
 
 
 class ExampleFailed(SphinxError):

@@ -17,8 +17,8 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from blackpoker.core.model import Frame, Rules
-from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext import render as r
+from blackpoker.sphinxext.base import RulesDirective
 
 FONT = "'BIZ UDPGothic', 'BIZ UDGothic', 'Noto Sans CJK JP', sans-serif"
 INK, PAPER, ACCENT, MUTED = "#222", "#fff", "#8b1a1a", "#eef1f5"
@@ -47,7 +47,7 @@ def _card(x: float, y: float, face_down: bool = False, sideways: bool = False, l
 
 
 _PATTERN = ('<defs><pattern id="bp-back" width="6" height="6" patternUnits="userSpaceOnUse">'
-            f'<rect width="6" height="6" fill="#d9dee8"/><path d="M0 6 L6 0" stroke="#7a869a" stroke-width="1"/>'
+            '<rect width="6" height="6" fill="#d9dee8"/><path d="M0 6 L6 0" stroke="#7a869a" stroke-width="1"/>'
             "</pattern></defs>")
 
 

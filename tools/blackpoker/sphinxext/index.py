@@ -15,8 +15,8 @@ import yaml
 from docutils import nodes
 
 from blackpoker.core.model import Rules
-from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext import render as r
+from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext.kana import GROUP_ORDER, group_of, sort_key
 
 

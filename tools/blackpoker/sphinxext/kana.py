@@ -8,7 +8,7 @@ _VOICED = str.maketrans(
     "かきくけこさしすせそたちつてとはひふへほはひふへほう")
 _ROWS = ("あいうえお", "かきくけこ", "さしすせそ", "たちつてと", "なにぬねの",
          "はひふへほ", "まみむめも", "やゆよ", "らりるれろ", "わをん")
-_VOWEL = {c: v for row in _ROWS[:7] + ("らりるれろ",) for c, v in zip(row, "あいうえお")}
+_VOWEL = {c: v for row in _ROWS[:7] + ("らりるれろ",) for c, v in zip(row, "あいうえお", strict=False)}
 _VOWEL.update({"や": "あ", "ゆ": "う", "よ": "お", "わ": "あ", "を": "お"})
 
 

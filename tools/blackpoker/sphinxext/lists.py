@@ -6,14 +6,15 @@ Each entry shows every field the rules show, carries its stable label (``act-<id
 
 from __future__ import annotations
 
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from docutils import nodes
 
 from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
-from blackpoker.core.model import Action, Character, Fog, Frame, Rules, Trump
-from blackpoker.sphinxext.base import RulesDirective
+from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.sphinxext import render as r
+from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext.figures import frame_layout_figure
 
 E = TypeVar("E", Action, Character, Fog, Trump)

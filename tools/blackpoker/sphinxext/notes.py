@@ -8,8 +8,8 @@ from docutils import nodes
 from sphinx.util import logging
 
 from blackpoker.core.model import Action, Character, Fog, Rules, Ruling, Trump
-from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext import render as r
+from blackpoker.sphinxext.base import RulesDirective
 
 logger = logging.getLogger(__name__)
 _REF = re.compile(r"^(section|action|character|fog|trump|frame):[a-z0-9.\-]+$")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from docutils import nodes
 from sphinx import addnodes

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from blackpoker.core.model import Rules
 from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.actionlist.pdf import build_pdfs
-from blackpoker.core.model import Rules
 
 __all__ = ["build_actionlists", "build_html", "build_pdfs"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from blackpoker.core.model import Rules
+from blackpoker.pipeline.fsutil import write_atomic
 from blackpoker.render.actionlist.render import make_environment, page_context, static_files
 from blackpoker.render.actionlist.view import ListPage, list_pages
-from blackpoker.pipeline.fsutil import write_atomic
-from blackpoker.core.model import Rules
 
 ACTIONLIST_DIR = "actionlist"
 

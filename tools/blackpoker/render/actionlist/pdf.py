@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from blackpoker.core.model import Rules
+from blackpoker.pipeline.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
 from blackpoker.render.actionlist.render import STATIC_DIR, make_environment, page_context
 from blackpoker.render.actionlist.view import EntryView, Group, ListPage, Section, list_pages
-from blackpoker.pipeline.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
-from blackpoker.core.model import Rules
 from blackpoker.render.pdfparts import Part, PartCache, Stamp, digest, engine_version, join, layout, part_key, render_part
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def render_print_html(rules: Rules, page: ListPage, doc: PrintDoc | None = None)
     return env.get_template("print.html").render({**page_context(rules, page, list_pages(rules)), "doc": doc})
 
 
-def render_documents(rules: Rules, pages: tuple[ListPage, ...] | None = None) -> dict[str, "Document"]:
+def render_documents(rules: Rules, pages: tuple[ListPage, ...] | None = None) -> dict[str, Document]:
     """Each list laid out as one A5 document (keyed by list key): the reference the built PDFs must match."""
     return {page.key: layout(render_print_html(rules, page), BASE_URL)
             for page in (pages if pages is not None else list_pages(rules))}
@@ -135,7 +135,7 @@ def _renamed(html: str, n: int) -> str:
     """
     first = True
 
-    def rename(match: "re.Match[str]") -> str:
+    def rename(match: re.Match[str]) -> str:
         nonlocal first
         new = f'id="bpv{n}"' if first else f'id="bpv{n}.{match.group(1)}"'
         first = False
@@ -170,7 +170,7 @@ class ListsBuilder:
             '<!doctype html><html lang="ja"><head><meta charset="utf-8"><link rel="stylesheet" href="print.css">'
             "<style>{{ css | safe }}</style></head><body>")
 
-    def _part(self, kind: str, html: str, priority: float = LATER) -> "Future[Part]":
+    def _part(self, kind: str, html: str, priority: float = LATER) -> Future[Part]:
         key = part_key(kind, html, self.salt)
         self.used.append(key)
         cached = self.cache.get(key)

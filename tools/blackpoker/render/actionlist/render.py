@@ -9,11 +9,11 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from blackpoker.core.model import Rules, TextList
+from blackpoker.core.paths import TEMPLATES
 from blackpoker.render.actionlist.text import InlineMarkup
 from blackpoker.render.actionlist.view import ListPage
-from blackpoker.core.model import Rules, TextList
 from blackpoker.render.pdfparts import css_string
-from blackpoker.core.paths import TEMPLATES
 
 TEMPLATE_DIR = TEMPLATES / "actionlist"
 STATIC_DIR = TEMPLATE_DIR / "static"

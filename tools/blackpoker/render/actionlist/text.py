@@ -7,7 +7,7 @@ definition can never inject markup, whatever it contains.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 

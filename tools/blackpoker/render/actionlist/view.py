@@ -6,8 +6,9 @@ heading is made here, in pure functions that tests can call without rendering an
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Literal, Sequence
+from typing import Literal
 
 from blackpoker.core.model import Action, Character, Entry, Fog, Rules, Ruling, Trump
 
