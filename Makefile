@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup system build check export test bench serve clean lock
+.PHONY: all setup system build check export test lint bench serve clean lock
 
 all: setup build
 
@@ -39,8 +39,14 @@ check: setup
 export: setup
 	$(BIN)/blackpoker export -o build/blackpoker-rules.json
 
-test: setup
+test: setup lint
 	$(BIN)/python -m pytest
+
+# The code's own checks, before the tests: style and errors (ruff), types (mypy --strict), layers (import-linter).
+lint: setup
+	$(BIN)/ruff check tools tests scripts source/conf.py
+	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 bench: setup
 	$(BIN)/python scripts/bench.py

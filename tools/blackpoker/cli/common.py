@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.paths import DEFINITIONS
+
+if TYPE_CHECKING:
+    from blackpoker.core.model import Rules
 
 EXIT_DATA_ERROR = 2
 EXIT_INTERNAL = 70
@@ -34,10 +38,10 @@ def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
     sys.exit(EXIT_DATA_ERROR)
 
 
-def load(directory: Path | None, *, simulator: bool = False):  # -> Rules
+def load(directory: Path | None, *, simulator: bool = False) -> Rules:
     """Load and check the definitions; with ``simulator``, also that every action has an effect."""
     from blackpoker.core.loader import load_rules
-    extra = ()
+    extra: tuple[Callable[[Rules], Any], ...] = ()
     if simulator:
         from blackpoker.sim.engine import coverage_problems
         extra = (coverage_problems,)

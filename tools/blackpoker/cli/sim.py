@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from blackpoker.core.errors import DefinitionErrors
+
+if TYPE_CHECKING:
+    from blackpoker.core.model import Rules
 
 EXIT_FAILED = 1
 EXIT_MALFORMED = 2
@@ -18,7 +22,7 @@ def sim() -> None:
     """Run scenarios and self-play with the simulator."""
 
 
-def _rules():  # -> Rules
+def _rules() -> Rules:
     from blackpoker.cli.common import load
     return load(None)
 

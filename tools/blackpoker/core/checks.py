@@ -141,10 +141,10 @@ def _two_way(rules: m.Rules, owners: Iterable[m.Frame], attr: str, kind: str,
                 yield frame.origin.sub(attr, i), f"{kind} '{ref}' does not list frame '{frame.id}' in its frames"
     for member in members.values():
         for i, frame_id in enumerate(member.frames):
-            frame = next((f for f in rules.frames if f.id == frame_id), None)
-            if frame is None:
+            listed_in = next((f for f in rules.frames if f.id == frame_id), None)
+            if listed_in is None:
                 yield member.origin.sub("frames", i), f"no frame with id '{frame_id}'"
-            elif member.id not in getattr(frame, attr):
+            elif member.id not in getattr(listed_in, attr):
                 yield member.origin.sub("frames", i), f"frame '{frame_id}' does not list {kind} '{member.id}' in its {attr}"
 
 
@@ -320,7 +320,7 @@ def versions_are_ordered(rules: m.Rules) -> Iterator[Problem]:
         for i in range(1, len(chain)):
             (s1, k1), (s2, k2) = version_key(chain[i - 1]), version_key(chain[i])
             if s1 == s2 and k2 <= k1:
-                where = ("updated", i - 1) if e.introduced else ("updated", i)
+                where: tuple[str | int, ...] = ("updated", i - 1) if e.introduced else ("updated", i)
                 yield e.origin.sub(*where), f"version {chain[i]} does not come after {chain[i - 1]}"
         for i, v in enumerate(chain):
             series, key = version_key(v)

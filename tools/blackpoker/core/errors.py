@@ -43,5 +43,6 @@ class DefinitionErrors(Exception):
         self.errors: tuple[DefinitionError, ...] = tuple(sorted(set(errors)))
         super().__init__("\n".join(str(e) for e in self.errors))
 
-    def __reduce__(self):  # type: ignore[no-untyped-def] - raised in build workers, re-raised here
+    def __reduce__(self) -> tuple[type[DefinitionErrors], tuple[tuple[DefinitionError, ...]]]:
+        """Raised in build workers, re-raised in the parent: pickle the located errors, not the message."""
         return (DefinitionErrors, (self.errors,))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -47,13 +47,23 @@ _TYPE_NAMES = {"string": "a string", "array": "a list", "object": "a mapping", "
 
 def _describe_types(expected: Any) -> str:
     types = expected if isinstance(expected, list) else [expected]
-    return " or ".join(_TYPE_NAMES.get(t, t) for t in types)
+    return " or ".join(_TYPE_NAMES.get(str(t), str(t)) for t in types)
+
+
+def _expected(error: ValidationError) -> Any:
+    """The failed keyword's value in the schema (jsonschema types it as possibly unset)."""
+    return error.validator_value
+
+
+def _schema(error: ValidationError) -> Mapping[str, Any]:
+    """The (sub)schema the error is about; a boolean schema has no keywords."""
+    return error.schema if isinstance(error.schema, Mapping) else {}
 
 
 def _exclusive_pair(error: ValidationError) -> tuple[str, str] | None:
     """A oneOf of the shape 'either A or B, not both' (formats/frames, cards/min_cards)."""
     names = []
-    for branch in error.validator_value:
+    for branch in _expected(error):
         required = branch.get("required", [])
         if len(required) != 1 or "not" not in branch:
             return None
@@ -63,21 +73,21 @@ def _exclusive_pair(error: ValidationError) -> tuple[str, str] | None:
 
 def _message(error: ValidationError) -> tuple[str, bool]:
     """The message for one error, and whether it is about a key rather than a value."""
-    v, expected, instance = error.validator, error.validator_value, error.instance
+    v, expected, instance = error.validator, _expected(error), cast(Any, error.instance)
     if v == "enum":
         return f"{_quote(instance)} is not one of " + ", ".join(_quote(x) for x in expected), False
     if v == "required":
         missing = [name for name in expected if isinstance(instance, dict) and name not in instance]
         return "missing required field " + ", ".join(f"'{m}'" for m in missing), False
     if v == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
+        allowed = sorted(_schema(error).get("properties", {}))
         extra = sorted(set(instance) - set(allowed)) if isinstance(instance, dict) else []
         return (f"unknown field {', '.join(repr(e) for e in extra)}; expected one of " + ", ".join(allowed)), True
     if v == "type":
         found = type(instance).__name__ if instance is not None else "null"
         return f"{_quote(instance)} is {found}; expected {_describe_types(expected)}", False
     if v == "pattern":
-        hint = error.schema.get("description", f"text matching {expected}")
+        hint = _schema(error).get("description", f"text matching {expected}")
         return f"{_quote(instance)} is not valid; expected {hint[0].lower() + hint[1:]}", False
     if v == "dependencies":
         return error.message.replace("is a dependency of", "is required together with"), False
@@ -116,7 +126,7 @@ def validate(src: SourceFile, schema_name: str, schema_dir: Path = SCHEMAS) -> I
         path = tuple(error.absolute_path)
         message, at_key = _message(error)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            allowed = set(error.schema.get("properties", {}))
+            allowed = set(_schema(error).get("properties", {}))
             for extra in sorted(set(error.instance) - allowed):
                 yield src.error(path + (extra,), message.replace(
                     message.split(";")[0], f"unknown field '{extra}'"), key=True)

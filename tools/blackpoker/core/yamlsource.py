@@ -16,7 +16,7 @@ except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
+class _Loader(_BaseLoader):
     """Safe YAML without timestamp resolution: '2025-06' and dates stay strings, as the schemas expect."""
 
 

@@ -14,6 +14,7 @@ follow-up, for at most ``HOLD`` seconds, from anything less urgent.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import multiprocessing
@@ -96,7 +97,7 @@ class Scheduler:
                     self._running -= 1
                 outer.set_exception(exc)
                 continue
-            inner.add_done_callback(lambda done, outer=outer, then=then: self._finished(done, outer, then))
+            inner.add_done_callback(functools.partial(self._finished, outer=outer, then=then))
 
     def _finished(self, inner: Future[Any], outer: Future[Any], then: float | None) -> None:
         with self._lock:

@@ -223,7 +223,9 @@ class BookBuilder:
         folio = folio_future.result()
         if folio.info.pages < sum(p.info.pages for p in parts):
             raise RuntimeError(f"the index takes more than {FOLIO_SPARE} pages; raise FOLIO_SPARE")
-        return self.runner.submit(join_book, parts, target, folio, front.info.pages, booklet, priority=URGENT).result()
+        joined: PartInfo = self.runner.submit(join_book, parts, target, folio, front.info.pages, booklet,
+                                              priority=URGENT).result()
+        return joined
 
     def folio_html(self, pages: int) -> str:
         """Empty pages with only their numbers, laid out by the book's own stylesheets."""

@@ -25,11 +25,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from blackpoker.pipeline.fsutil import write_atomic
 
 if TYPE_CHECKING:
+    from pypdf import PdfWriter
+    from pypdf.generic import IndirectObject, TreeObject
     from weasyprint.document import Document
 
 RECIPE = "bp-parts-1"  # bump when the way parts are rendered changes, so old cache entries are not reused
@@ -239,14 +241,17 @@ def layout(html: str, base_url: str) -> Document:
 
 # --- joining ------------------------------------------------------------------------------------------
 
-def _nest(bookmarks: Sequence[Bookmark]) -> list[tuple[Bookmark, list]]:
+Outline = tuple[Bookmark, list[Any]]  # a bookmark and its children (Outline items: recursive)
+
+
+def _nest(bookmarks: Sequence[Bookmark]) -> list[Outline]:
     """Bookmarks as a tree, by level, the way WeasyPrint nests them (a skipped level is not a level)."""
-    root: list[tuple[Bookmark, list]] = []
-    stack: list[tuple[int, list]] = [(0, root)]
+    root: list[Outline] = []
+    stack: list[tuple[int, list[Outline]]] = [(0, root)]
     for bookmark in bookmarks:
         while len(stack) > 1 and stack[-1][0] >= bookmark.level:
             stack.pop()
-        children: list = []
+        children: list[Outline] = []
         stack[-1][1].append((bookmark, children))
         stack.append((bookmark.level, children))
     return root
@@ -277,7 +282,7 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
     document's anchors and bookmarks.
     """
     from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, Fit, FloatObject, NameObject, NumberObject, TextStringObject
+    from pypdf.generic import ArrayObject, DictionaryObject, Fit, FloatObject, NameObject, NumberObject, TextStringObject
 
     writer = PdfWriter()
     anchors: list[Anchor] = []
@@ -312,7 +317,7 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
             writer.pages[a.page].indirect_reference, NameObject("/XYZ"),
             FloatObject(round(a.x, 6)), FloatObject(round(a.y, 6)), NumberObject(0)]))
 
-    def add(tree: list[tuple[Bookmark, list]], parent: object | None) -> None:
+    def add(tree: list[Outline], parent: TreeObject | IndirectObject | None) -> None:
         for bookmark, children in tree:
             item = writer.add_outline_item(title=bookmark.label, page_number=bookmark.page, parent=parent,
                                            fit=Fit.xyz(round(bookmark.x, 6), round(bookmark.y, 6), 0),
@@ -321,9 +326,11 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
     add(_nest(bookmarks), None)
 
     if info_source is not None:
-        meta = info_source.metadata or {}
+        meta: dict[str, object] = dict(info_source.metadata or {})
         writer.add_metadata({k: str(v) for k, v in meta.items()})
-        lang = info_source.trailer["/Root"].get("/Lang")
+        root = info_source.trailer["/Root"].get_object()
+        assert isinstance(root, DictionaryObject)
+        lang = root.get("/Lang")
         if lang is not None:
             writer.root_object[NameObject("/Lang")] = TextStringObject(str(lang))
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -338,7 +345,7 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
     return PartInfo(offset, tuple(anchors), tuple(bookmarks))
 
 
-def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], list[Bookmark]]:  # noqa: F821
+def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], list[Bookmark]]:
     """Draw each stamp as a Form XObject (its content is not parsed) and carry over its links and marks."""
     from pypdf import PdfReader
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
@@ -362,6 +369,7 @@ def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], li
     for number, page_stamps in sorted(by_page.items()):
         page = writer.pages[number]
         resources = page["/Resources"].get_object()
+        assert isinstance(resources, DictionaryObject)
         own = DictionaryObject({k: v for k, v in resources.items()})  # a part's pages share one dict
         names = DictionaryObject(resources.get("/XObject", DictionaryObject()).get_object())
         ops = [b"\nQ"]
@@ -391,7 +399,7 @@ def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], li
         own[NameObject("/XObject")] = names
         page[NameObject("/Resources")] = add_indirect(writer, own)
         contents = page["/Contents"]
-        existing = list(contents.get_object()) if isinstance(contents.get_object(), ArrayObject) else [contents]
+        existing = list(content) if isinstance(content := contents.get_object(), ArrayObject) else [contents]
         page[NameObject("/Contents")] = ArrayObject([save, *existing, stream(b"\n".join(ops) + b"\n")])
         if annots:
             page[NameObject("/Annots")] = annots

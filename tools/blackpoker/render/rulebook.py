@@ -37,7 +37,8 @@ class RulebookError(Exception):
         self.messages = messages
         super().__init__(f"the {builder} build failed:\n" + "\n".join(messages))
 
-    def __reduce__(self):  # type: ignore[no-untyped-def] - it crosses from a worker process
+    def __reduce__(self) -> tuple[type[RulebookError], tuple[str, list[str]]]:
+        """It crosses from a worker process: pickle the builder and messages, not the joined text."""
         return (RulebookError, (self.builder, self.messages))
 
 

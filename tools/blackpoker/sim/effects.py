@@ -138,17 +138,17 @@ def eligible_attackers(state: GameState, player: int) -> list[Character]:
 
 @effect("attack")
 def _attack(ctx: Ctx) -> None:
-    s, chosen = ctx.state, []
+    s, chosen = ctx.state, list[int]()
     while True:
-        options = [ch.uid for ch in eligible_attackers(s, ctx.me) if ch.uid not in chosen]
-        pick = ctx.choose(ctx.me, "アタッカーを指定(決定で終了)", options + [DONE])
-        if pick in (DONE, None):
+        options: list[object] = [ch.uid for ch in eligible_attackers(s, ctx.me) if ch.uid not in chosen]
+        pick = ctx.choose(ctx.me, "アタッカーを指定(決定で終了)", [*options, DONE])
+        if not isinstance(pick, int):  # 決定, or no attacker left
             break
         chosen.append(pick)
     for uid in chosen:
-        s.replace(replace(s.find(uid), driven=True))  # type: ignore[arg-type]
+        s.replace(replace(s.character(uid), driven=True))
     s.attack = tuple(AttackLine(uid) for uid in chosen)
-    ctx.log("アタッカー: " + ("、".join(char_text(s.find(u)) for u in chosen) or "なし"))  # type: ignore[arg-type]
+    ctx.log("アタッカー: " + ("、".join(char_text(s.character(u)) for u in chosen) or "なし"))
 
 
 @effect("block")
@@ -459,8 +459,9 @@ def _death_spear(ctx: Ctx) -> None:
     rest = list(ch.cards)
     while rest:  # 1. onto the top of the owner's life, face down, in any order
         card = ctx.choose(ctx.me, "ライフの一番上に置くカード(先に置くほど下)", sort_cards(rest))
-        rest.remove(card)  # type: ignore[arg-type]
-        s.players[ch.owner].life = (card,) + s.players[ch.owner].life  # type: ignore[operator]
+        assert isinstance(card, Card)
+        rest.remove(card)
+        s.players[ch.owner].life = (card, *s.players[ch.owner].life)
     ctx.log(f"{char_text(ch)} を {player_name(ch.owner)} のライフの一番上へ")
     ops.damage(s, ch.owner, ctx.key_of_suit("S").number)  # 2.
 
@@ -521,9 +522,10 @@ def _conscription(ctx: Ctx) -> None:
         else:
             rest.append(card)
     while rest:  # 2. to the bottom in any order
-        card = ctx.choose(ctx.me, "ライフの一番下に移すカード(先に移すほど上)", sort_cards(rest))
-        rest.remove(card)  # type: ignore[arg-type]
-        p.life += (card,)  # type: ignore[operator]
+        picked = ctx.choose(ctx.me, "ライフの一番下に移すカード(先に移すほど上)", sort_cards(rest))
+        assert isinstance(picked, Card)
+        rest.remove(picked)
+        p.life += (picked,)
 
 
 @effect("ambush")

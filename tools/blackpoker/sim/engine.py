@@ -155,7 +155,7 @@ def _request(s: GameState, decision: RequestAction) -> None:
     p = s.players[player]
     pay = decision.payment  # [5] pay the cost in full, then put the key cards down
     for uid in pay.bulwarks:
-        s.replace(replace(s.find(uid), driven=True))  # type: ignore[arg-type]
+        s.replace(replace(s.character(uid), driven=True))
     zone = key_zone(action)
     hand = list(p.hand)
     for c in (decision.keys if zone == "hand" else ()) + pay.discards:
@@ -165,7 +165,7 @@ def _request(s: GameState, decision: RequestAction) -> None:
     if zone == "rare":  # the rare card goes onto the stage, fully public (特記事項)
         p.rare = tuple(c for c in p.rare if c not in decision.keys)
     if decision.key_character is not None:  # cost K: drive the key soldier
-        s.replace(replace(s.find(decision.key_character), driven=True))  # type: ignore[arg-type]
+        s.replace(replace(s.character(decision.key_character), driven=True))
     req = Request(s.uid(), action.id, player, decision.keys, pay, decision.targets,
                   key_character=decision.key_character)
     s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + _request_detail(s, req))

@@ -43,7 +43,7 @@ def activation_holds(state: GameState, player: int, action: Action) -> bool:
     if cond in ACTIVATION:
         return ACTIVATION[cond](state, player, action.id)
     m = TRUMP_CONDITION.match(cond)
-    return bool(m) and any(t.name == m["name"] for t in face_up_trumps(state, player))
+    return m is not None and any(t.name == m["name"] for t in face_up_trumps(state, player))
 
 
 def activation_known(text: str) -> bool:
@@ -312,7 +312,7 @@ def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]
             continue
         if timing_ok(state, player, action) or activation_ok(state, player, action):
             continue
-        key_chars: list[int | None] = key_soldiers(state, player, action) if key_zone(action) == "field" else [None]
+        key_chars: list[int | None] = [*key_soldiers(state, player, action)] if key_zone(action) == "field" else [None]
         for key_character in key_chars:
             for keys in key_choices(state, player, action):
                 pays = payments(state, player, action, keys)

@@ -541,11 +541,11 @@ def _actual(s: GameState, p: Player, key: str, want: Any, path: tuple[Any, ...])
 
 def _same(s: GameState, p: Player, key: str, want: Any, path: tuple[Any, ...]) -> bool:
     if key == "life":
-        return len(p.life) == want
+        return bool(len(p.life) == want)
     if key in ("hand_count", "graveyard_count"):
-        return len(_cards_of(p, key.split("_")[0])) == want
+        return bool(len(_cards_of(p, key.split("_")[0])) == want)
     if key == "life_inquiry":
-        return life_answer(len(p.life)) == want
+        return bool(life_answer(len(p.life)) == want)
     if key == "life_top":
         return list(p.life[:len(want)]) == list(_cards(want, path))
     if key == "graveyard_top_in":

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim.abilities import trump_of
-from blackpoker.sim.decisions import Pass, RequestAction
+from blackpoker.sim.decisions import Decision, Pass, RequestAction
 from blackpoker.sim.engine import apply, legal_decisions
 from blackpoker.sim.frame_effects import trump_closed
 from blackpoker.sim.frames import SetupChoice, check_regulation, default_deck
@@ -28,8 +28,8 @@ class PlayStats:
     requests: int = 0
     decisions: int = 0
     turns: int = 0
-    winners: Counter = field(default_factory=Counter)
-    resolved: Counter = field(default_factory=Counter)  # action name → requests resolved (or negated)
+    winners: Counter[str] = field(default_factory=Counter)
+    resolved: Counter[str] = field(default_factory=Counter)  # action name → requests resolved (or negated)
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -134,7 +134,7 @@ def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: 
     return state
 
 
-def _pick(rng: random.Random, state: GameState, options: list) -> object:
+def _pick(rng: random.Random, state: GameState, options: list[Decision]) -> Decision:
     """A random legal decision; the turn player with an empty stage passes rarely, so turns move on."""
     if (len(options) > 1 and isinstance(options[0], Pass) and not state.stage and state.chance == state.turn_player
             and rng.random() < 0.9):

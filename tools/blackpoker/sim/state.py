@@ -200,6 +200,13 @@ class GameState:
         """Players in turn order, the turn player first (6.4.1 notes)."""
         return (self.turn_player, 1 - self.turn_player)
 
+    def character(self, uid: int) -> Character:
+        """The character ``uid`` on a field; it must be there (callers hold a uid they just read)."""
+        found = self.find(uid)
+        if found is None:
+            raise LookupError(f"no character {uid} on the field")
+        return found
+
     def find(self, uid: int) -> Character | None:
         for p in self.players:
             for ch in p.field:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from docutils import nodes
 from sphinx.util import logging
 
-from blackpoker.core.model import Action, Character, Fog, Rules, Ruling, Trump
+from blackpoker.core.model import Action, Character, Entry, Fog, Frame, Rules, Ruling, Trump
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective
 
@@ -36,12 +37,12 @@ def place_link(rules: Rules, place: str) -> nodes.Node:
     kind, ident = place.split(":", 1)
     if kind == "section":
         return r.ref("sec-" + ident.replace(".", "-"), ident)
-    prefix, name = {
-        "action": ("act", lambda: rules.action(ident).name), "character": ("char", lambda: rules.character(ident).name),
-        "fog": ("fog", lambda: rules.fog(ident).name), "trump": ("trump", lambda: rules.trump(ident).name),
-        "frame": ("frame", lambda: rules.frame(ident).name),
-    }[kind]
-    return r.ref(f"{prefix}-{ident}", name())
+    kinds: dict[str, tuple[str, Callable[[str], Entry | Frame]]] = {
+        "action": ("act", rules.action), "character": ("char", rules.character), "fog": ("fog", rules.fog),
+        "trump": ("trump", rules.trump), "frame": ("frame", rules.frame),
+    }
+    prefix, lookup = kinds[kind]
+    return r.ref(f"{prefix}-{ident}", lookup(ident).name)
 
 
 class ChangesDirective(RulesDirective):

@@ -20,6 +20,10 @@ _RED_SUITS = re.compile(r"([♡♥◇♦])")
 _ENUM = {"numbered": "arabic", "lettered": "upperalpha"}
 
 
+Cell = str | nodes.Node | list[nodes.Node]  # a table cell: text (escaped, suits coloured) or ready nodes
+Field = Cell | Sequence[nodes.Node] | None  # a field's body; None or empty leaves the field out
+
+
 def suited(text: str) -> list[nodes.Node]:
     """Text nodes with the red suits (♡ ◇) wrapped so CSS can colour them."""
     out: list[nodes.Node] = []
@@ -69,7 +73,7 @@ def text_list(block: TextList) -> nodes.Element:
     return lst
 
 
-def field_list(rows: Iterable[tuple[str, nodes.Node | list[nodes.Node] | str | None]]) -> nodes.field_list:
+def field_list(rows: Iterable[tuple[str, Field]]) -> nodes.field_list:
     """A field list of (label, body); rows whose body is None or empty are left out, as the rules do."""
     fl = nodes.field_list(classes=["bp-fields"])
     for label, body in rows:
@@ -89,7 +93,7 @@ def field_list(rows: Iterable[tuple[str, nodes.Node | list[nodes.Node] | str | N
     return fl
 
 
-def table(header: Sequence[str], rows: Sequence[Sequence[str | nodes.Node | list[nodes.Node]]], *,
+def table(header: Sequence[str], rows: Sequence[Sequence[Cell]], *,
           title: str | None = None, classes: Sequence[str] = (), widths: Sequence[int] | None = None) -> nodes.table:
     """A plain table; cells are text (escaped, suits coloured) or ready nodes."""
     tbl = nodes.table(classes=["bp-table", *classes])

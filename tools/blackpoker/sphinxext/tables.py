@@ -31,12 +31,12 @@ def disclosure(rules: Rules) -> list[nodes.Node]:
         item += body
         levels += item
     header = ["場所", *(level.name for level in rules.disclosure_levels)]
-    rows = [[rules.zone(d.zone).name, d.public, d.personal, d.hidden] for d in rules.disclosure]
+    rows: list[list[r.Cell]] = [[rules.zone(d.zone).name, d.public, d.personal, d.hidden] for d in rules.disclosure]
     return [levels, r.table(header, rows, classes=["bp-disclosure"], widths=[2, 3, 3, 3])]
 
 
 def frame_formats(rules: Rules) -> list[nodes.Node]:
-    rows = [[[r.ref(f"frame-{f.id}", f.name)], *(r.FORMAT_MARK[fmt.id in f.formats] for fmt in rules.formats)]
+    rows: list[list[r.Cell]] = [[[r.ref(f"frame-{f.id}", f.name)], *(r.FORMAT_MARK[fmt.id in f.formats] for fmt in rules.formats)]
             for f in rules.frames]
     return [r.table(["【フレーム】", *(fmt.name for fmt in rules.formats)], rows, title="フレーム対応一覧",
                     classes=["bp-frame-formats"], widths=[3, 2, 2, 2, 2])]

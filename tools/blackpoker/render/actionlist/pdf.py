@@ -194,7 +194,7 @@ class ListsBuilder:
                     for ev in group.entries:
                         if ev.anchor not in entries:
                             entries.append(ev.anchor)
-                        html = str(macros.entry(ev, static=True))
+                        html = str(macros.entry(ev, static=True))  # type: ignore[attr-defined]  # Jinja macros are made at run time
                         batch = f"{section.anchor}~{entries.index(ev.anchor) // ENTRIES_PER_BATCH}"
                         members = batches.setdefault(batch, [])
                         if html not in members:
