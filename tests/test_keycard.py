@@ -38,7 +38,21 @@ def test_accepts(text: str, good: list[tuple[str, ...]], bad: list[tuple[str, ..
 
 def test_field_keys_name_a_label() -> None:
     key = parse_key_card("<スラッシュ> を持つ兵士1体")
-    assert (key.zone, key.label, key.parts) == ("field", "スラッシュ", ())
+    assert (key.zone, key.label, key.parts, key.soldiers) == ("field", "スラッシュ", (), 1)
+
+
+def test_a_field_key_keeps_its_count() -> None:
+    key = parse_key_card("<スラッシュ> を持つ兵士2体")
+    assert key.soldiers == 2
+    assert render_key_card(key) == "<スラッシュ> を持つ兵士2体"
+
+
+def test_several_suits_parse_and_render_in_suit_order() -> None:
+    key = parse_key_card("♠♡A~10")
+    assert key.parts[0].suits == {"S", "H"}
+    assert render_key_card(key) == "♠♡A~10"
+    assert key.accepts(cards("HA")) and key.accepts(cards("S10")) and not key.accepts(cards("DA"))
+    assert render_key_card(parse_key_card("♡♠A~10")) == "♠♡A~10"  # not canonical: the loader asks for ♠♡
 
 
 def test_choices_from_a_hand() -> None:
@@ -47,14 +61,15 @@ def test_choices_from_a_hand() -> None:
     assert key.choices(hand) == [tuple(cards("S2", "S5"))]
 
 
-@pytest.mark.parametrize("text", ["2-10", "♡A~", "K~A", "♡Joker", "A and J", "同じスートを枚"])
+@pytest.mark.parametrize("text", ["2-10", "♡A~", "K~A", "♡Joker", "A and J", "同じスートを枚", "♡♡A", "同じスートを0枚以上",
+                                  "同じスートを" + "9" * 5000 + "枚", "♠A を0枚", "<スラッシュ> を持つ兵士0体"])
 def test_malformed_texts_are_rejected(text: str) -> None:
     with pytest.raises(KeyCardSyntaxError):
         parse_key_card(text)
 
 
 @given(st.sets(st.sampled_from(range(1, 14)), min_size=1),
-       st.sets(st.sampled_from("♠♡◇♣"), max_size=1), st.integers(1, 5))
+       st.sets(st.sampled_from("♠♡◇♣"), max_size=4), st.integers(1, 5))
 def test_render_then_parse_is_identity(ranks: set[int], suit: set[str], count: int) -> None:
     from blackpoker.core.cards import SYMBOL_SUITS
     from blackpoker.core.keycard import CardPattern, KeyCondition
@@ -62,6 +77,17 @@ def test_render_then_parse_is_identity(ranks: set[int], suit: set[str], count: i
     key = KeyCondition("", (CardPattern(frozenset(ranks), suits, count),))
     text = render_key_card(key)
     assert parse_key_card(text).parts == key.parts
+
+
+@given(st.lists(st.sampled_from(full_deck()), max_size=20))
+def test_cards_sort_jokers_included(hand: list[Card]) -> None:
+    ordered = sorted(hand)
+    assert [c.sort_key for c in ordered] == sorted(c.sort_key for c in hand)
+    assert all(a <= b for a, b in zip(ordered, ordered[1:], strict=False))
+
+
+def test_card_order_puts_jokers_first_then_suit_and_rank() -> None:
+    assert sorted(cards("SA", "JK2", "C10", "JK", "C9")) == cards("JK", "JK2", "C9", "C10", "SA")
 
 
 def test_full_deck() -> None:

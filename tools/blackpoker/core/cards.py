@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -24,13 +25,27 @@ def rank_text(rank: int) -> str:
     return RANK_TEXT.get(rank, str(rank))
 
 
-@dataclass(frozen=True, order=True)
+@functools.total_ordering
+@dataclass(frozen=True)
 class Card:
-    """One card. A Joker has suit None and rank 0; ``index`` tells the two Jokers apart."""
+    """One card. A Joker has suit None and rank 0; ``index`` tells the two Jokers apart.
+
+    Cards are ordered Jokers first, then by suit letter (C, D, H, S) and rank: a total order, so any
+    collection of cards, Jokers included, can be sorted the same way everywhere.
+    """
 
     suit: str | None
     rank: int
     index: int = 0
+
+    @property
+    def sort_key(self) -> tuple[str, int, int]:
+        return (self.suit or "", self.rank, self.index)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.sort_key < other.sort_key
 
     @property
     def is_joker(self) -> bool:

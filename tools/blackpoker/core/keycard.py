@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from blackpoker.core.cards import JOKER, SUIT_SYMBOLS, SYMBOL_SUITS, TEXT_RANK, Card, rank_text
+from blackpoker.core.cards import JOKER, SUIT_SYMBOLS, SUITS, SYMBOL_SUITS, TEXT_RANK, Card, rank_text
 
 ALL_RANKS = frozenset(range(1, 14))
 
@@ -59,6 +59,7 @@ class KeyCondition:
     zone: str = "hand"
     label: str | None = None
     face_down: bool = False
+    soldiers: int = 1  # for zone "field": how many soldiers with the label
 
     @property
     def card_count(self) -> int:
@@ -73,7 +74,7 @@ class KeyCondition:
 
     def choices(self, pool: Iterable[Card]) -> list[tuple[Card, ...]]:
         """Every set of cards from ``pool`` that satisfies the condition (smallest sets for 'N枚以上')."""
-        pool = sorted(set(pool), key=lambda c: (c.suit or "", c.rank, c.index))  # Jokers have no suit
+        pool = sorted(set(pool))
         if self.zone == "field" or not self.parts:
             return []
         size = self.card_count
@@ -101,12 +102,13 @@ class KeyCardSyntaxError(ValueError):
 
 
 _SUIT = "[♠♡◇♣]"
+_COUNT = "[1-9][0-9]?"  # a count of cards or soldiers: 1 to 99 (a deck has 54 cards)
 _RANK = r"(?:A|10|[2-9]|J|Q|K)"
 _RANGE = rf"{_RANK}(?:~{_RANK})?"
-_TERM = re.compile(rf"^(?P<suit>{_SUIT})?(?P<ranks>{_RANGE}(?:,{_RANGE})*|Joker)(?: を(?P<count>\d+)枚)?$")
-_SAME_SUIT_OF = re.compile(rf"^同じスートの (?P<ranks>{_RANGE}(?:,{_RANGE})*) を(?P<count>\d+)枚$")
-_SAME = re.compile(r"^同じ(?P<what>スート|数字)を(?P<count>\d+)枚(?P<least>以上)?$")
-_FIELD = re.compile(r"^<(?P<label>[^<>]+)> を持つ兵士(?P<count>\d+)体$")
+_TERM = re.compile(rf"^(?P<suit>{_SUIT}+)?(?P<ranks>{_RANGE}(?:,{_RANGE})*|Joker)(?: を(?P<count>{_COUNT})枚)?$")
+_SAME_SUIT_OF = re.compile(rf"^同じスートの (?P<ranks>{_RANGE}(?:,{_RANGE})*) を(?P<count>{_COUNT})枚$")
+_SAME = re.compile(rf"^同じ(?P<what>スート|数字)を(?P<count>{_COUNT})枚(?P<least>以上)?$")
+_FIELD = re.compile(rf"^<(?P<label>[^<>]+)> を持つ兵士(?P<count>{_COUNT})体$")
 FACE_DOWN_ANY = "全て (裏向き)"
 
 
@@ -128,7 +130,7 @@ def parse_key_card(text: str) -> KeyCondition:
     if text == FACE_DOWN_ANY:
         return KeyCondition(text, (CardPattern(ALL_RANKS | {JOKER}),), zone="any", face_down=True)
     if m := _FIELD.match(text):
-        return KeyCondition(text, (), zone="field", label=m["label"])
+        return KeyCondition(text, (), zone="field", label=m["label"], soldiers=int(m["count"]))
     if m := _SAME_SUIT_OF.match(text):
         return KeyCondition(text, (CardPattern(_ranks(m["ranks"]), count=int(m["count"]), same_suit=True),))
     if m := _SAME.match(text):
@@ -145,7 +147,10 @@ def parse_key_card(text: str) -> KeyCondition:
                 f"'{term}' is not a key-card term; expected e.g. '2~10', '♡A~10', '♠A~10 を2枚', 'Joker', "
                 "'A と J', '同じスートを2枚', '同じ数字を2枚', '同じスートの A,10~K を5枚' or '<ラベル> を持つ兵士1体'")
         ranks = frozenset({JOKER}) if m["ranks"] == "Joker" else _ranks(m["ranks"])
-        suits = frozenset({SYMBOL_SUITS[m["suit"]]}) if m["suit"] else None
+        symbols = m["suit"] or ""
+        if len(set(symbols)) != len(symbols):
+            raise KeyCardSyntaxError(f"'{term}' names a suit twice")
+        suits = frozenset(SYMBOL_SUITS[s] for s in symbols) or None
         if suits and JOKER in ranks:
             raise KeyCardSyntaxError("a Joker has no suit")
         parts.append(CardPattern(ranks, suits, count=int(m["count"] or 1)))
@@ -175,7 +180,7 @@ def render_key_card(key: KeyCondition) -> str:
     if key.face_down:
         return FACE_DOWN_ANY
     if key.zone == "field":
-        return f"<{key.label}> を持つ兵士1体"
+        return f"<{key.label}> を持つ兵士{key.soldiers}体"
     if len(key.parts) == 1 and (key.parts[0].same_suit or key.parts[0].same_rank):
         p = key.parts[0]
         if p.same_suit and p.ranks != ALL_RANKS:
@@ -184,7 +189,7 @@ def render_key_card(key: KeyCondition) -> str:
         return f"同じ{what}を{p.count}枚" + ("以上" if p.at_least else "")
     terms = []
     for p in key.parts:
-        suit = "".join(SUIT_SYMBOLS[s] for s in sorted(p.suits)) if p.suits else ""
+        suit = "".join(SUIT_SYMBOLS[s] for s in SUITS if s in p.suits) if p.suits else ""
         ranks = "Joker" if p.ranks == {JOKER} else _render_ranks(p.ranks)
         terms.append(suit + ranks + (f" を{p.count}枚" if p.count > 1 else ""))
     return " と ".join(terms)

@@ -250,8 +250,8 @@ class GameState:
 
 
 def card_order(card: Card) -> tuple[str, int, int]:
-    """A total order of cards (``Card``'s own order fails on a Joker, whose suit is None)."""
-    return (card.suit or "", card.rank, card.index)
+    """The cards' own order (``Card.sort_key``), for callers that sort by a key."""
+    return card.sort_key
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
