@@ -102,6 +102,21 @@ def _remember_inputs(app: Sphinx, doctree: Any) -> None:
         str(p): _file_digest(app, p) for p in _doc_inputs(env, docname)}
 
 
+def _purge_doc(app: Sphinx, env: Any, docname: str) -> None:
+    """A document read again, or removed, forgets the inputs recorded for it (``env-purge-doc``)."""
+    env.__dict__.get("bp_inputs", {}).pop(docname, None)
+
+
+def _merge_info(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
+    """Parallel reading: take the inputs and played examples a reading process recorded (``env-merge-info``)."""
+    theirs: dict[str, dict[str, str]] = other.__dict__.get("bp_inputs", {})
+    ours: dict[str, dict[str, str]] = env.__dict__.setdefault("bp_inputs", {})
+    ours.update({doc: theirs[doc] for doc in docnames if doc in theirs})
+    if "bp_examples" in other.__dict__:
+        from blackpoker.sphinxext.examples import Examples
+        env.__dict__.setdefault("bp_examples", Examples()).merge(other.__dict__["bp_examples"])
+
+
 def _changed_inputs(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
     known: dict[str, dict[str, str]] = env.__dict__.get("bp_inputs", {})
     return [doc for doc in sorted(env.all_docs) if doc not in changed and doc not in removed and (
@@ -149,6 +164,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", search.save_words)
     app.connect("html-page-context", _page_context)
     app.connect("doctree-read", _remember_inputs)
+    app.connect("env-purge-doc", _purge_doc)
+    app.connect("env-merge-info", _merge_info)
     app.connect("env-get-outdated", _changed_inputs)
     app.connect("env-get-updated", _pages_to_rewrite)
     app.add_domain(numref.NumrefStandardDomain, override=True)

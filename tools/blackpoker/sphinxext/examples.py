@@ -77,6 +77,11 @@ class Examples:
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "loaded": {}}
 
+    def merge(self, other: Examples) -> None:
+        """Take what another reading process loaded and played (entries are keyed by file and content)."""
+        self.sections.update(other.sections)
+        self.played.update(other.played)
+
     def scenario(self, path: Path, digest: str, rules: Rules, ruleset: str) -> Any:
         key = (str(path), digest, ruleset)
         if key not in self.loaded:
