@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from blackpoker import load_rules
 from blackpoker.core.cards import parse_card
@@ -56,11 +58,38 @@ def test_apply_does_not_change_its_input(rules: Rules) -> None:
     assert _fingerprint(state) == before
 
 
-def test_every_listed_request_is_legal(rules: Rules) -> None:
-    state, _ = _play(rules, 5, 60)
-    for d in legal_decisions(state):
-        if isinstance(d, RequestAction):
-            check_request(state, state.chance, d)  # raises if the enumeration and the check disagree
+def _check_every_step(rules: Rules, fmt: str, seed: int, steps: int) -> int:
+    """Play random legal decisions; at every step every listed request passes the rule check, each listed
+    decision applies without error and leaves its input unchanged. Returns how many requests were checked."""
+    state = new_game(rules, fmt, seed)
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(steps):
+        if state.winner is not None:
+            break
+        options = legal_decisions(state)
+        assert options, "a game without a winner always has a legal decision"
+        before = _fingerprint(state)
+        for d in options:
+            if isinstance(d, RequestAction):
+                check_request(state, state.chance, d)  # raises if the enumeration and the check disagree
+                checked += 1
+        for d in rng.sample(options, min(3, len(options))):
+            apply(state, d)
+        assert _fingerprint(state) == before
+        state = apply(state, rng.choice(options))
+    return checked
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["lite", "std", "pro", "mast"]), st.integers(0, 10_000))
+def test_every_listed_decision_is_legal_in_random_games(rules: Rules, fmt: str, seed: int) -> None:
+    _check_every_step(rules, fmt, seed, 120)
+
+
+def test_the_random_games_check_real_requests(rules: Rules) -> None:
+    """The property above is not vacuous: its games list and check many requests, not only passes."""
+    assert sum(_check_every_step(rules, fmt, 1, 120) for fmt in ("lite", "mast")) > 50
 
 
 def test_setup_follows_2_9(rules: Rules) -> None:
