@@ -62,3 +62,43 @@ def test_a_hold_runs_out_when_no_follow_up_comes() -> None:
         scheduler = Scheduler(pool, 1, hold=0.1)
         scheduler.submit(lambda: None, priority=URGENT, then=URGENT).result(5)
         assert scheduler.submit(lambda: "done", priority=NORMAL).result(5) == "done"
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def _fail(message: str) -> int:
+    raise RuntimeError(message)
+
+
+def _pid(_: int) -> int:
+    import os
+    return os.getpid()
+
+
+def test_real_processes_run_jobs_and_a_failing_job_reaches_the_caller() -> None:
+    """With forked workers: results come back in order, a job's exception reaches the caller after every other
+    job has finished (nothing left running), and the pool is still usable afterwards."""
+    import os
+
+    from blackpoker.pipeline.jobs import process_pool, results
+
+    pool = process_pool(2)
+    try:
+        scheduler = Scheduler(pool, 2)
+        futures = [scheduler.submit(_square, n) for n in range(6)]
+        failing = scheduler.submit(_fail, "part 3 did not render", priority=URGENT)
+        more = [scheduler.submit(_square, n) for n in range(6, 9)]
+        try:
+            results([*futures, failing, *more])
+        except RuntimeError as exc:
+            assert str(exc) == "part 3 did not render"
+        else:
+            raise AssertionError("the failing job's error did not reach the caller")
+        assert all(f.done() for f in (*futures, *more))
+        assert [f.result() for f in (*futures, *more)] == [n * n for n in range(9)]
+        pids = {scheduler.submit(_pid, i).result(10) for i in range(4)}
+        assert os.getpid() not in pids  # the jobs ran in the workers, not here
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
