@@ -32,15 +32,6 @@ def rules() -> Rules:
 
 
 @pytest.fixture(scope="session")
-def built_rulebook(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """One full build (HTML, PDF, booklet) for the whole session; -W: any warning fails it. (site, work)"""
-    out = tmp_path_factory.mktemp("rulebook") / "site"
-    work = tmp_path_factory.mktemp("rulebook-work")
-    build_rulebook(DEFINITIONS, out, pdf=True, work_dir=work)
-    return out, work
-
-
-@pytest.fixture(scope="session")
 def site(built_rulebook: tuple[Path, Path]) -> Path:
     return built_rulebook[0]
 

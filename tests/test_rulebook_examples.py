@@ -34,10 +34,8 @@ def test_every_example_section_has_its_place_in_the_text() -> None:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    build_rulebook(ROOT / "definitions", out, pdf=False, work_dir=tmp_path_factory.mktemp("work"))
-    return out
+def site(built_rulebook: tuple[Path, Path]) -> Path:
+    return built_rulebook[0]
 
 
 def test_each_example_is_rendered_with_its_play_by_play(site: Path) -> None:

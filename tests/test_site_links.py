@@ -3,27 +3,27 @@
 from __future__ import annotations
 
 import re
+import shutil
 import urllib.parse
 from pathlib import Path
 
 import pytest
 
 from blackpoker import load_rules
-from blackpoker.core.paths import DEFINITIONS
 from blackpoker.render.actionlist import build_html
 from blackpoker.render.actionlist.pdf import pdf_paths
 from blackpoker.render.actionlist.view import list_pages
-from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME, build_rulebook
+from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME
 
 # Furo's footer credit is a plain link, not a resource the page loads.
 ALLOWED_REMOTE = {"https://github.com/pradyunsg/furo"}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[Path]]:
-    out = tmp_path_factory.mktemp("site")
+def site(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[Path]]:
+    out = tmp_path_factory.mktemp("site") / "site"
+    shutil.copytree(built_rulebook[0], out)  # the shared build stays as it was
     rules = load_rules()
-    build_rulebook(DEFINITIONS, out, pdf=False, work_dir=tmp_path_factory.mktemp("work"))
     build_html(rules, out)
     # PDFs are slow and tested elsewhere; here they only need to be the files the links expect.
     pdfs = {out / PDF_NAME, out / BOOKLET_NAME}
