@@ -1,0 +1,45 @@
+"""Loading a scenario: parse, validate against the schema and the ruleset, and try its start, all located."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from blackpoker.core.errors import DefinitionErrors
+from blackpoker.core.model import Rules
+from blackpoker.core.schema import validate
+from blackpoker.core.yamlsource import parse_yaml
+from blackpoker.sim.frames import SetupError
+from blackpoker.sim.scenario.refs import SCHEMA, Located, Scenario, action_at, cards_at, located
+from blackpoker.sim.scenario.start import build_start
+
+
+# --- loading -------------------------------------------------------------------------------------------
+def load_scenario(path: Path, rules: Rules, display_name: str | None = None) -> Scenario:
+    """Parse and validate one scenario; raises :class:`DefinitionErrors` with located problems."""
+    src, problems = parse_yaml(path, display_name or str(path))
+    if src is None or problems:
+        raise DefinitionErrors(problems)
+    errors = list(validate(src, SCHEMA))
+    if errors:
+        raise DefinitionErrors(errors)
+    data = src.data
+    if data["ruleset"] != rules.edition.version:
+        raise DefinitionErrors([src.error(("ruleset",), f"'{data['ruleset']}' is not the loaded ruleset "
+                                                        f"'{rules.edition.version}'")])
+    scenario = Scenario(src.name, data["title"], data["section"], data["format"], src, data.get("frame"))
+    if scenario.frame is not None and scenario.frame not in {f.id for f in rules.frames}:
+        raise DefinitionErrors([src.error(("frame",), f"'{scenario.frame}' is not a frame; expected one of "
+                                                      + ", ".join(f.id for f in rules.frames))])
+    try:
+        build_start(scenario, rules)  # semantic problems surface at load time, located
+    except SetupError:
+        pass  # a refused regulation, deck or setup choice is behaviour (expect: setup_error), checked when run
+    try:
+        for i, step in enumerate(data.get("script", [])):
+            if "request" in step:
+                action_at(rules, step["request"], ("script", i, "request"))
+            cards_at(step.get("keys", []), ("script", i, "keys"))
+            cards_at(step.get("cost", {}).get("discard", []), ("script", i, "cost", "discard"))
+    except Located as exc:
+        raise located(scenario, exc) from None
+    return scenario
