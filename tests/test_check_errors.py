@@ -55,6 +55,11 @@ CASES = [
          (Expected("actions.yaml", "id: end", "actions[0]: has both 'formats' and 'frames'; expected exactly one of them"),)),
     Case("duplicate key", "actions.yaml", "    reading: えんど\n", "    reading: えんど\n    reading: えんど\n",
          (Expected("actions.yaml", "reading", "actions[0].reading: duplicate key 'reading' (first at line 7)", 2),)),
+    Case("flow arrow to a missing step", "ruleset.yaml", "      - {from: s16, to: s3}\n", "      - {from: s16, to: s99}\n",
+         (Expected("ruleset.yaml", "s99", "flows[0].edges[24].to: no step 's99' in flow 'core-flow'"),)),
+    Case("flow step without an arrow", "ruleset.yaml", '      - {id: s16, text: "[16] チャンス移動"}\n',
+         '      - {id: s16, text: "[16] チャンス移動"}\n      - {id: s17, text: "[17] 余分"}\n',
+         (Expected("ruleset.yaml", "{id: s17,", "flows[0].steps[19]: step 's17' has no arrow in flow 'core-flow'"),)),
     Case("duplicate id", "actions.yaml", "  - id: charge\n", "  - id: end\n",
          (Expected("actions.yaml", "end", "actions[1].id: duplicate action id 'end' (first defined in "
                    "{defs}/actions.yaml at actions[0])", 2),)),

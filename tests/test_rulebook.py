@@ -17,7 +17,6 @@ from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, SOURCE
 from blackpoker.render.impose import booklet_order
 from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
-from blackpoker.sphinxext.figures import CORE_EDGES, CORE_STEPS, TRIGGER_EDGES, TRIGGER_STEPS
 from blackpoker.sphinxext.kana import group_of, sort_key
 
 CHAPTERS = {
@@ -182,15 +181,17 @@ def test_kana_order() -> None:
     assert [group_of(w) for w in ("ぼち", "ゆうはつ", "ゔぁ", "B")] == ["は", "や", "あ", "英数字"]
 
 
-def test_figures_follow_the_step_lists(site: Path) -> None:
+def test_figures_follow_the_step_lists(site: Path, rules: Rules) -> None:
     core = page(site, "core")
     for n in range(1, 17):
         assert f"[{n}] " in core
     for n in range(1, 13):
         assert f"[6-{n}] " in core
-    for steps, edges in ((CORE_STEPS, CORE_EDGES), (TRIGGER_STEPS, TRIGGER_EDGES)):
-        ids = {s.id for s in steps}
-        assert {a for a, _, _ in edges} | {b for _, b, _ in edges} == ids
+    for flow in rules.flows:
+        ids = {s.id for s in flow.steps}
+        assert {e.source for e in flow.edges} | {e.target for e in flow.edges} == ids
+        for step in flow.steps:
+            assert html.escape(step.text, quote=False) in core, step.text
     assert core.count("<svg") >= 2 and 'id="fig-core-flow"' in core and 'id="fig-trigger-check"' in core
     common = page(site, "common")
     for name in ("card-layout", "charge-drive", "request-stack"):

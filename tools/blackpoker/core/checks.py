@@ -313,6 +313,25 @@ def version_key(version: str) -> tuple[str, tuple[int, ...]]:
 
 
 @check
+def flows_are_connected(rules: m.Rules) -> Iterator[Problem]:
+    """Every arrow joins two steps of its chart, step ids are unique, and every step has an arrow."""
+    for flow in rules.flows:
+        ids = [s.id for s in flow.steps]
+        for i, step_id in enumerate(ids):
+            if ids.index(step_id) != i:
+                yield flow.origin.sub("steps", i, "id"), f"step id '{step_id}' is used twice in flow '{flow.id}'"
+        joined: set[str] = set()
+        for i, edge in enumerate(flow.edges):
+            for end, name in ((edge.source, "from"), (edge.target, "to")):
+                if end not in ids:
+                    yield flow.origin.sub("edges", i, name), f"no step '{end}' in flow '{flow.id}'"
+                joined.add(end)
+        for i, step_id in enumerate(ids):
+            if step_id not in joined:
+                yield flow.origin.sub("steps", i), f"step '{step_id}' has no arrow in flow '{flow.id}'"
+
+
+@check
 def versions_are_ordered(rules: m.Rules) -> Iterator[Problem]:
     current = version_key(rules.edition.version)
     for _kind, e in _entries(rules):

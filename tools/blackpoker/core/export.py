@@ -99,6 +99,10 @@ def export_rules(rules: m.Rules) -> dict[str, Any]:
         "disclosure_levels": [vars(d) for d in rules.disclosure_levels],
         "disclosure": [vars(d) for d in rules.disclosure],
         "labels": list(rules.labels),
+        "flows": [{"id": f.id, "name": f.name, "section": f.section,
+                   "steps": [{"id": s.id, "text": s.text, "decision": s.decision} for s in f.steps],
+                   "edges": [{"from": e.source, "to": e.target, "label": e.label} for e in f.edges]}
+                  for f in rules.flows],
         "rulings": [{"id": r.id, "title": r.title, "source": r.source, "ruling": r.ruling,
                      "applies_to": list(r.applies_to)} for r in rules.rulings],
     }

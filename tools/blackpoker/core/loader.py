@@ -193,6 +193,11 @@ def _build_rules(b: _Builder) -> m.Rules:
         nesting_exceptions=tuple(m.NestingException(**e) for e in fm["nesting_exceptions"]),
         frames=tuple(frames), actions=tuple(actions), characters=tuple(characters), fogs=tuple(fogs),
         trumps=tuple(trumps), rulings=rulings,
+        flows=tuple(m.Flow(f["id"], f["name"], f["section"],
+                           tuple(m.FlowStep(s["id"], s["text"], s.get("decision", False)) for s in f["steps"]),
+                           tuple(m.FlowEdge(e["from"], e["to"], e.get("label", "")) for e in f["edges"]),
+                           b.origin("ruleset", "flows", i))
+                    for i, f in enumerate(rs["flows"])),
     )
 
 

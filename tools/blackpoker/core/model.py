@@ -120,6 +120,32 @@ class Zone:
 
 
 @dataclass(frozen=True)
+class FlowStep:
+    id: str
+    text: str
+    decision: bool = False
+
+
+@dataclass(frozen=True)
+class FlowEdge:
+    source: str
+    target: str
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A flow chart of the rules (6.4 コアフロー, 6.4.1 誘発チェック): steps and the arrows between them."""
+
+    id: str
+    name: str
+    section: str
+    steps: tuple[FlowStep, ...]
+    edges: tuple[FlowEdge, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True)
 class DisclosureLevel:
     id: str
     name: str
@@ -326,6 +352,7 @@ class Rules:
     fogs: tuple[Fog, ...]
     trumps: tuple[Trump, ...]
     rulings: tuple[Ruling, ...] = ()
+    flows: tuple[Flow, ...] = ()
     _index: dict[tuple[str, str], object] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -359,6 +386,12 @@ class Rules:
 
     def format(self, id: str) -> Format:
         return self._get("format", id)  # type: ignore[return-value]
+
+    def flow(self, id: str) -> Flow:
+        try:
+            return next(f for f in self.flows if f.id == id)
+        except StopIteration:
+            raise KeyError(f"no flow with id '{id}'") from None
 
     def zone(self, id: str) -> Zone:
         return next(z for z in self.zones if z.id == id)

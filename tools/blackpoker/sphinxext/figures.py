@@ -10,13 +10,12 @@ from __future__ import annotations
 import html
 import re
 import subprocess
-from dataclasses import dataclass
 from functools import lru_cache
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from blackpoker.core.model import Frame, Rules
+from blackpoker.core.model import Flow, Frame, Rules
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective
 
@@ -116,65 +115,23 @@ def request_stack_svg(rules: Rules, title: str) -> str:
 
 
 # --- flow charts (Graphviz) ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Step:
-    id: str
-    text: str
-    decision: bool = False
-
-
-# 6.4 コアフロー, step names as the v8.1 rules print them (inventory §11).
-CORE_STEPS = (
-    Step("s1", "[1] ゲーム開始"), Step("s2", "[2] ターンプレイヤーにチャンスを移動"),
-    Step("s3", "[3] アクションをリクエストするか?", True), Step("s4", "[4] パス記録のリセット"),
-    Step("s5", "[5] アクションをリクエストする"), Step("s6a", "[6] 誘発チェック"), Step("s7", "[7] 即時か?", True),
-    Step("s8", "[8] リクエストの解決"), Step("s9a", "[9] 勝敗判定", True), Step("s10", "[10] ステージに追加"),
-    Step("s6b", "[6] 誘発チェック"), Step("s11", "[11] パス記録に登録"), Step("s12", "[12] 全員がパスしたか?", True),
-    Step("s13", "[13] ルールシステムにチャンスを移動"), Step("s14", "[14] ステージにリクエストが存在するか?", True),
-    Step("s15", "[15] 最後のリクエストを解決"), Step("s9b", "[9] 勝敗判定", True), Step("s6c", "[6] 誘発チェック"),
-    Step("s16", "[16] チャンス移動"), Step("end1", "ゲーム終了"), Step("end2", "ゲーム終了"),
-)
-CORE_EDGES = (
-    ("s1", "s2", ""), ("s2", "s3", ""), ("s3", "s4", "YES"), ("s4", "s5", ""), ("s5", "s6a", ""), ("s6a", "s7", ""),
-    ("s7", "s8", "YES"), ("s8", "s9a", ""), ("s9a", "end1", "決着"), ("s9a", "s6b", "それ以外"), ("s7", "s10", "NO"),
-    ("s10", "s6b", ""), ("s6b", "s3", ""), ("s3", "s11", "NO"), ("s11", "s12", ""), ("s12", "s13", "YES"),
-    ("s13", "s14", ""), ("s14", "s15", "YES"), ("s15", "s9b", ""), ("s9b", "end2", "決着"), ("s9b", "s6c", "それ以外"),
-    ("s6c", "s2", ""), ("s14", "s3", "NO"), ("s12", "s16", "NO"), ("s16", "s3", ""),
-)
-
-# 6.4.1 誘発チェック [6-1]–[6-12] (inventory §11; the 即時 of [6-8]/[6-9] is read as 通常, see the ruling).
-TRIGGER_STEPS = (
-    Step("start", "誘発チェック開始"), Step("t1", "[6-1] 誘発したリクエストを分類しバッファに追加"),
-    Step("t2", "[6-2] バッファは空か?", True), Step("t3", "[6-3] バッファに即時はあるか?", True),
-    Step("t4", "[6-4] 該当プレイヤーに即時があるか?", True), Step("t5", "[6-5] タイミング=メインの即時アクションを処理"),
-    Step("t6", "[6-6] タイミング=クイックの即時アクションを処理"), Step("t7", "[6-7] 次のプレイヤーへ"),
-    Step("t8", "[6-8] バッファに通常はあるか?", True), Step("t9", "[6-9] 該当プレイヤーに通常があるか?", True),
-    Step("t10", "[6-10] タイミング=メインの通常アクションを処理"), Step("t11", "[6-11] タイミング=クイックの通常アクションを処理"),
-    Step("t12", "[6-12] 次のプレイヤーへ"), Step("end", "誘発チェック終了"),
-)
-TRIGGER_EDGES = (
-    ("start", "t1", ""), ("t1", "t2", ""), ("t2", "end", "YES"), ("t2", "t3", "NO"), ("t3", "t4", "YES"),
-    ("t4", "t5", "YES"), ("t5", "t6", ""), ("t6", "t7", ""), ("t4", "t7", "NO"), ("t7", "t4", "次のプレイヤー"),
-    ("t7", "t8", "全員済み"), ("t3", "t8", "NO"), ("t8", "t9", "YES"), ("t9", "t10", "YES"), ("t10", "t11", ""),
-    ("t11", "t12", ""), ("t9", "t12", "NO"), ("t12", "t9", "次のプレイヤー"), ("t12", "t2", "全員済み"),
-    ("t8", "t2", "NO"),
-)
-
-
-def flow_dot(steps: tuple[Step, ...], edges: tuple[tuple[str, str, str], ...]) -> str:
-    """Graphviz source for a flow chart; labels are quoted, so rule text is never read as dot syntax."""
+def flow_dot(flow: Flow) -> str:
+    """Graphviz source for a flow chart; ids and labels are quoted, so rule text is never read as dot syntax.
+    A step no arrow enters or none leaves (start, end) is drawn as an oval, a question as a diamond."""
     font = "BIZ UDPGothic"
     lines = ["digraph flow {", f'graph [fontname="{font}", nodesep=0.3, ranksep=0.3, bgcolor="transparent"];',
              f'node [fontname="{font}", fontsize=11, shape=box, style="rounded,filled", fillcolor="{MUTED}", '
              f'color="#6b7788", margin="0.12,0.05"];',
              f'edge [fontname="{font}", fontsize=10, color="#444", fontcolor="{ACCENT}", arrowsize=0.7];']
-    for s in steps:
+    entered, left = {e.target for e in flow.edges}, {e.source for e in flow.edges}
+    for s in flow.steps:
         shape = ', shape=diamond, style="filled", fillcolor="#fff7e6"' if s.decision else ""
-        if s.id.startswith(("end", "start")) or s.id == "s1":
+        if s.id not in entered or s.id not in left:
             shape = ', shape=oval, style="filled", fillcolor="#e3ecf7"'
-        lines.append(f'{s.id} [label="{_dot_escape(s.text)}"{shape}];')
-    for a, b, label in edges:
-        lines.append(f'{a} -> {b}' + (f' [xlabel="{_dot_escape(label)}"]' if label else "") + ";")
+        lines.append(f'"{_dot_escape(s.id)}" [label="{_dot_escape(s.text)}"{shape}];')
+    for e in flow.edges:
+        label = f' [xlabel="{_dot_escape(e.label)}"]' if e.label else ""
+        lines.append(f'"{_dot_escape(e.source)}" -> "{_dot_escape(e.target)}"{label};')
     lines.append("}")
     return "\n".join(lines)
 
@@ -224,7 +181,7 @@ def frame_layout_figure(rules: Rules, frame: Frame, document: nodes.document) ->
     return figure_node(layout_svg(rules, frame.zones, caption), caption, f"fig-frame-layout-{frame.id}", document)
 
 
-FIGURES = ("card-layout", "charge-drive", "request-stack", "core-flow", "trigger-check", "frame-layout")
+FIGURES = ("card-layout", "charge-drive", "request-stack", "frame-layout")  # and each flow of ruleset.yaml
 
 
 class FigureDirective(RulesDirective):
@@ -236,8 +193,9 @@ class FigureDirective(RulesDirective):
 
     def run(self) -> list[nodes.Node]:
         name = self.arguments[0]
-        if name not in FIGURES:
-            raise self.error(f"unknown bp-figure '{name}'; expected one of {', '.join(FIGURES)}")
+        known = (*FIGURES, *(f.id for f in self.rules.flows))
+        if name not in known:
+            raise self.error(f"unknown bp-figure '{name}'; expected one of {', '.join(known)}")
         self.note_definitions(prose=False)
         rules = self.rules
         if name == "frame-layout":
@@ -269,6 +227,4 @@ class FigureDirective(RulesDirective):
             return charge_drive_svg(caption)
         if name == "request-stack":
             return request_stack_svg(rules, caption)
-        if name == "core-flow":
-            return dot_to_svg(flow_dot(CORE_STEPS, CORE_EDGES), caption)
-        return dot_to_svg(flow_dot(TRIGGER_STEPS, TRIGGER_EDGES), caption)
+        return dot_to_svg(flow_dot(rules.flow(name)), caption)
