@@ -43,16 +43,22 @@ CASES = [
     Case("unknown field (a typo)", "actions.yaml", "  - id: end\n    name: エンド\n", "  - id: end\n    nmae: エンド\n",
          (Expected("actions.yaml", "id: end", "actions[0]: missing required field 'name'"),
           Expected("actions.yaml", "nmae", "actions[0].nmae: unknown field 'nmae'; expected one of activation_condition, "
-                   "category, cost, effect, flavor, flavor_speaker, formats, frames, group, id, implicit_key, introduced, "
+                   "category, cost, effect, flavor, flavor_speaker, formats, group, id, implicit_key, introduced, "
                    "key_card, name, note, reading, speed, story, target, timing, trigger, trigger_condition, updated"))),
     Case("type", "ruleset.yaml", "  players: 2\n", "  players: two\n",
          (Expected("ruleset.yaml", "two", "ruleset.players: 'two' is str; expected a whole number"),)),
     Case("pattern", "actions.yaml", "    introduced: v0.2\n", "    introduced: v0.2x\n",
          (Expected("actions.yaml", "v0.2x", "actions[0].introduced: 'v0.2x' is not valid; expected a ruleset version: "
                    "v<major>.<minor>, or ex<major>.<minor>.<patch> for the former extra list."),)),
-    Case("either formats or frames", "actions.yaml", "    formats: [lite, std, pro, mast]\n",
-         "    formats: [lite, std, pro, mast]\n    frames: [extra]\n",
-         (Expected("actions.yaml", "id: end", "actions[0]: has both 'formats' and 'frames'; expected exactly one of them"),)),
+    Case("format action without formats", "actions.yaml", "    formats: [lite, std, pro, mast]\n\n  - id: draw",
+         "\n  - id: draw",
+         (Expected("actions.yaml", "id: charge", "actions[1].id: a format action lists 'formats'; frame actions belong in "
+                   "frame-actions.yaml", offset=4),)),
+    Case("frame action no frame lists", "frames.yaml", ", trap-counter", "",
+         (Expected("frame-actions.yaml", "id: trap-counter", "actions[3].id: frame action 'trap-counter' is not listed in "
+                   "any frame's actions in frames.yaml", offset=4),
+          Expected("frame-actions.yaml", "group: パック", "actions[3].group: 'パック' is not one of '基本', '召喚', '速攻魔法', "
+                   "'通常魔法'", occurrence=4, offset=7)), count=3),
     Case("duplicate key", "actions.yaml", "    reading: えんど\n", "    reading: えんど\n    reading: えんど\n",
          (Expected("actions.yaml", "reading", "actions[0].reading: duplicate key 'reading' (first at line 7)", 2),)),
     Case("flow arrow to a missing step", "ruleset.yaml", "      - {from: s16, to: s3}\n", "      - {from: s16, to: s99}\n",
@@ -64,13 +70,9 @@ CASES = [
          (Expected("actions.yaml", "end", "actions[1].id: duplicate action id 'end' (first defined in "
                    "{defs}/actions.yaml at actions[0])", 2),)),
     Case("frame lists an unknown action", "frames.yaml", "    actions: [pack-open]\n", "    actions: [pack-opn]\n",
-         (Expected("frames.yaml", "pack-opn", "frames[1].actions[0]: no frame-action with id 'pack-opn'"),
-          Expected("frame-actions.yaml", "pack,", "actions[0].frames[0]: frame 'pack' does not list action "
-                   "'pack-open' in its actions"))),
+         (Expected("frames.yaml", "pack-opn", "frames[1].actions[0]: no frame-action with id 'pack-opn'"),)),
     Case("fog placed by an action without a fog", "fogs.yaml", "    placed_by: up\n", "    placed_by: kill\n",
          (Expected("fogs.yaml", "kill", "fogs[0].placed_by: action 'kill' does not put its key card in the fog"),
-          Expected("fogs.yaml", "♡A~10", "fogs[0].key_card: '♡A~10' differs from the key card of action 'kill' ('♠A~10 を2枚')"),
-          Expected("fogs.yaml", "[lite", "fogs[0].formats: must be available exactly where action 'kill' is"),
           Expected("actions.yaml", "- 対象とした兵士のサイズは、このターンが終わるまでキーカードの数字分加算される",
                    "actions[14].effect: the effect puts its key card in the fog, but no fog "
                    "in fogs.yaml has placed_by: up"))),
@@ -100,8 +102,7 @@ CASES = [
                    "'同じスートの A,10~K を5枚' or '<ラベル> を持つ兵士1体'"),)),
     Case("key card not canonical", "actions.yaml", "    key_card: ♡A~10\n", "    key_card: ♡A~10 を1枚\n",
          (Expected("actions.yaml", "♡A~10 を1枚", "actions[14].key_card: key card '♡A~10 を1枚' is not written canonically; "
-                   "expected '♡A~10'"),
-          Expected("fogs.yaml", "♡A~10", "fogs[0].key_card: '♡A~10' differs from the key card of action 'up' ('♡A~10 を1枚')"))),
+                   "expected '♡A~10'"),)),
     Case("unknown target phrase", "actions.yaml", "    target: 兵士1体\n", "    target: 兵隊1体\n",
          (Expected("actions.yaml", "兵隊1体", "actions[14].target: '兵隊1体' is not a known target phrase; expected one of "
                    "'兵士1体', 'キャラクター1体', '防壁1体', '自分のキャラクター1体', 'キーカードとスートが等しい自分の兵士1体', "

@@ -126,3 +126,16 @@ def test_schema_enums_match_the_definitions(rules: Rules) -> None:
     assert common["frame_id"]["enum"] == [f.id for f in rules.frames]
     assert common["zone_id"]["enum"] == [z.id for z in rules.zones]
     assert common["cost_letter"]["enum"] == [c.letter for c in rules.costs]
+
+
+def test_frame_membership_and_fog_fields_are_derived_from_one_place(rules: Rules) -> None:
+    """frames.yaml alone lists what a frame holds; a fog takes key card, formats and frames from its action."""
+    assert rules.action("trap-counter").frames == ("rarepack", "strategy", "extra")
+    assert rules.action("pack-open").frames == ("pack", "rarepack", "strategy", "extra")
+    assert all(t.frames == ("extra",) for t in rules.trumps)
+    for fog in rules.fogs:
+        action = rules.action(fog.placed_by)
+        assert (fog.key_card, fog.key, fog.formats, fog.frames) == (action.key_card, action.key, action.formats,
+                                                                    action.frames)
+    assert rules.frame("extra").fogs == ("close",) and rules.fog("close").frames == ("extra",)
+    assert all(not frame.fogs for frame in rules.frames if frame.id != "extra")

@@ -107,6 +107,12 @@ def _build_rules(b: _Builder) -> m.Rules:
         origin=b.origin("ruleset", "ruleset"))
     fm = b.sources["formats"].data
 
+    # Frame membership lives in frames.yaml only: an entry's frames are the frames that list it.
+    frame_data = b.sources["frames"].data["frames"]
+
+    def frames_listing(attr: str, entry_id: str) -> tuple[str, ...]:
+        return tuple(f["id"] for f in frame_data if entry_id in f.get(attr, ()))
+
     actions: list[m.Action] = []
     for kind in ("format-actions", "frame-actions"):
         for i, a in enumerate(b.sources[kind].data["actions"]):
@@ -123,7 +129,7 @@ def _build_rules(b: _Builder) -> m.Rules:
                 target=_opt(a, "target"), target_spec=b.target(_opt(a, "target"), origin.sub("target")),
                 story=_opt(a, "story"), flavor=_opt(a, "flavor"), flavor_speaker=_opt(a, "flavor_speaker"),
                 introduced=_opt(a, "introduced"), updated=tuple(a.get("updated", ())),
-                formats=tuple(a.get("formats", ())), frames=tuple(a.get("frames", ())),
+                formats=tuple(a.get("formats", ())), frames=frames_listing("actions", a["id"]),
             ))
 
     characters = []
@@ -139,16 +145,23 @@ def _build_rules(b: _Builder) -> m.Rules:
             introduced=_opt(c, "introduced"), updated=tuple(c.get("updated", ())),
         ))
 
+    # A fog's key card, formats and frames are those of the action that places it (placed_by).
+    placing = {a.id: a for a in actions}
     fogs = []
     for i, f in enumerate(b.sources["fogs"].data["fogs"]):
         origin = b.origin("fogs", "fogs", i)
+        action = placing.get(f["placed_by"])
+        if action is None or action.key is None:
+            b.error(origin.sub("placed_by"), f"no action with id '{f['placed_by']}'" if action is None else
+                    f"action '{action.id}' has no key card; a fog's key card is the one of the action that places it")
+            continue
         fogs.append(m.Fog(
             id=f["id"], name=f["name"], reading=f["reading"], category=f["category"],
-            key_card=f["key_card"], key=b.key(f["key_card"], origin.sub("key_card")),
+            key_card=action.key_card or "", key=action.key,
             ability=f["ability"], placed_by=f["placed_by"], origin=origin, target=_opt(f, "target"),
             story=_opt(f, "story"), flavor=_opt(f, "flavor"), flavor_speaker=_opt(f, "flavor_speaker"),
             introduced=_opt(f, "introduced"), updated=tuple(f.get("updated", ())),
-            formats=tuple(f.get("formats", ())), frames=tuple(f.get("frames", ())),
+            formats=action.formats, frames=action.frames,
         ))
 
     trumps = []
@@ -157,7 +170,7 @@ def _build_rules(b: _Builder) -> m.Rules:
         trumps.append(m.Trump(
             id=t["id"], name=t["name"], reading=t["reading"], category=t["category"], group=t["group"],
             key_card=t["key_card"], key=b.key(t["key_card"], origin.sub("key_card")),
-            ability=t["ability"], frames=tuple(t["frames"]), origin=origin,
+            ability=t["ability"], frames=frames_listing("trumps", t["id"]), origin=origin,
             grants_label=_opt(t, "grants_label"), enables=_opt(t, "enables"),
             introduced=_opt(t, "introduced"), updated=tuple(t.get("updated", ())),
         ))
@@ -170,7 +183,8 @@ def _build_rules(b: _Builder) -> m.Rules:
             zones=tuple(f["zones"]), setup=tuple(f["setup"]), setup_continues=f["setup_continues"],
             origin=b.origin("frames", "frames", i),
             deck=m.DeckCondition(deck["text"], tuple(deck.get("cards", ())), deck.get("min_cards")) if deck else None,
-            actions=tuple(f.get("actions", ())), fogs=tuple(f.get("fogs", ())), trumps=tuple(f.get("trumps", ())),
+            actions=tuple(f.get("actions", ())), trumps=tuple(f.get("trumps", ())),
+            fogs=tuple(fog.id for fog in fogs if fog.placed_by in f.get("actions", ())),
             disclosure=tuple(m.Disclosure(**d) for d in f.get("disclosure", ())),
         ))
 
