@@ -202,14 +202,13 @@ def characters_and_summons_agree(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def rulings_apply_to_something(rules: m.Rules) -> Iterator[Problem]:
-    lookup = {"action": rules.action, "character": rules.character, "fog": rules.fog, "trump": rules.trump,
-              "frame": rules.frame}
+    from blackpoker.core.kinds import KIND
     for r in rules.rulings:
         for i, ref in enumerate(r.applies_to):
             kind, _, id = ref.partition(":")
-            if kind in lookup:
+            if kind in KIND:
                 try:
-                    lookup[kind](id)
+                    KIND[kind].lookup(rules, id)
                 except KeyError:
                     yield r.origin.sub("applies_to", i), f"no {kind} with id '{id}'"
 

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from docutils import nodes
 
+from blackpoker.core.kinds import Named, anchor, label
 from blackpoker.core.model import Rules
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective
@@ -54,13 +55,8 @@ def read_terms(path: Path) -> list[IndexEntry]:
 
 def definition_entries(rules: Rules) -> list[IndexEntry]:
     """Every named definition, labelled as its generated list labels it."""
-    out = [IndexEntry(sort_key(a.reading), a.name, "フレームアクション" if a.is_frame_action else "アクション",
-                      f"act-{a.id}") for a in rules.actions]
-    out += [IndexEntry(sort_key(c.reading), c.name, "キャラクター", f"char-{c.id}") for c in rules.characters]
-    out += [IndexEntry(sort_key(f.reading), f.name, "フォグ", f"fog-{f.id}") for f in rules.fogs]
-    out += [IndexEntry(sort_key(t.reading), t.name, "切札", f"trump-{t.id}") for t in rules.trumps]
-    out += [IndexEntry(sort_key(f.reading), f.name, "フレーム", f"frame-{f.id}") for f in rules.frames]
-    return out
+    entries: list[Named] = [*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames]
+    return [IndexEntry(sort_key(e.reading), e.name, label(e), anchor(e)) for e in entries]
 
 
 def all_entries(rules: Rules, terms_file: Path) -> list[IndexEntry]:

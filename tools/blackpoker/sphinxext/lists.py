@@ -12,6 +12,7 @@ from typing import TypeVar
 from docutils import nodes
 
 from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
+from blackpoker.core.kinds import KIND, anchor
 from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective
@@ -105,7 +106,7 @@ class ListDirective(RulesDirective):
             for i, fid in enumerate(frames):
                 if i:
                     refs.append(nodes.Text("、"))
-                refs.append(r.ref(f"frame-{fid}", self.rules.frame(fid).name))
+                refs.append(r.ref(KIND["frame"].anchor_of(fid), self.rules.frame(fid).name))
             p = nodes.paragraph()
             p.extend(refs)
             return ("フレーム", p)
@@ -124,13 +125,13 @@ class ListDirective(RulesDirective):
                 ("導入バージョン", e.introduced), ("更新バージョン", ", ".join(e.updated))]
 
     def finish(self, box: nodes.container, e: object, kind: str, ident: str) -> nodes.container:
-        for ruling in self.rules.rulings_for(f"{kind}:{ident}"):
+        for ruling in self.rules.rulings_for(KIND[kind].ruling_ref(ident)):
             box += r.ruling_note(ruling)
         return box
 
     # --- entries ----------------------------------------------------------------------------------
     def action(self, a: Action) -> nodes.Element:
-        box = self.entry(a, f"act-{a.id}", a.category)
+        box = self.entry(a, KIND["action"].anchor_of(a.id), a.category)
         box += self.badges(a, a.shorthand, f"${a.cost_text}" if a.cost else "", f"★{a.key_card}" if a.key_card else "")
         target = a.target
         rows = [self.availability(a),
@@ -152,7 +153,7 @@ class ListDirective(RulesDirective):
         return p
 
     def character(self, c: Character) -> nodes.Element:
-        box = self.entry(c, f"char-{c.id}", c.category)
+        box = self.entry(c, KIND["character"].anchor_of(c.id), c.category)
         box += self.badges(c, f"★{c.key_card}")
         labels = nodes.bullet_list(classes=["bp-labels"])
         for label in c.labels:
@@ -164,29 +165,29 @@ class ListDirective(RulesDirective):
         for i, aid in enumerate(c.summoned_by):
             if i:
                 summoned += nodes.Text("、")
-            summoned += r.ref(f"act-{aid}", self.rules.action(aid).name)
+            summoned += r.ref(KIND["action"].anchor_of(aid), self.rules.action(aid).name)
         rows = [self.availability(c), ("キーカード", c.key_card), ("サイズ", c.size), ("ラベル", labels),
                 ("能力", abilities), ("場に出すアクション", summoned), *self.tail(c, "character")]
         box += r.field_list(rows)
         return self.finish(box, c, "character", c.id)
 
     def fog(self, f: Fog) -> nodes.Element:
-        box = self.entry(f, f"fog-{f.id}", f.category)
+        box = self.entry(f, KIND["fog"].anchor_of(f.id), f.category)
         box += self.badges(f, f"★{f.key_card}")
         placed = nodes.paragraph()
-        placed += r.ref(f"act-{f.placed_by}", self.rules.action(f.placed_by).name)
+        placed += r.ref(KIND["action"].anchor_of(f.placed_by), self.rules.action(f.placed_by).name)
         rows = [self.availability(f), ("キーカード", f.key_card), ("対象", f.target), ("能力", f.ability),
                 ("フォグに置くアクション", placed), *self.tail(f, "fog")]
         box += r.field_list(rows)
         return self.finish(box, f, "fog", f.id)
 
     def trump(self, t: Trump) -> nodes.Element:
-        box = self.entry(t, f"trump-{t.id}", t.category)
+        box = self.entry(t, KIND["trump"].anchor_of(t.id), t.category)
         box += self.badges(t, f"★{t.key_card}")
         enables: nodes.Node | None = None
         if t.enables:
             enables = nodes.paragraph()
-            enables += r.ref(f"act-{t.enables}", self.rules.action(t.enables).name)
+            enables += r.ref(KIND["action"].anchor_of(t.enables), self.rules.action(t.enables).name)
         rows = [self.availability(t), ("キーカード", t.key_card), ("能力", t.ability),
                 ("与えるラベル", f"<{t.grants_label}>" if t.grants_label else None),
                 ("起こせるアクション", enables), *self.tail(t, "trump")]
@@ -200,7 +201,7 @@ class ListDirective(RulesDirective):
         for f in self.rules.frames:
             li = nodes.list_item()
             p = nodes.paragraph()
-            p += r.ref(f"frame-{f.id}", f.name)
+            p += r.ref(KIND["frame"].anchor_of(f.id), f.name)
             li += p
             contents += li
             out.append(self.frame(f))
@@ -208,7 +209,7 @@ class ListDirective(RulesDirective):
 
     def frame(self, f: Frame) -> nodes.Element:
         rules = self.rules
-        box = self.entry(f, f"frame-{f.id}", None)
+        box = self.entry(f, KIND["frame"].anchor_of(f.id), None)
         box["classes"].append("bp-frame")
         figure = frame_layout_figure(rules, f, self.state.document)
         setup = nodes.enumerated_list(enumtype="arabic", prefix="", suffix=".")
@@ -221,7 +222,7 @@ class ListDirective(RulesDirective):
             ("フォーマット", r.format_table(rules, f.formats)),
             ("デッキ条件", self.deck(f) if f.deck else [r.para("なし")]),
             ("ゲームの始め方", [setup, r.para(f.setup_continues)]),
-            ("アクションリスト", self.links("次のアクションが追加で利用可能です。", "act",
+            ("アクションリスト", self.links("次のアクションが追加で利用可能です。", "action",
                                     [(a, rules.action(a).name) for a in f.actions])),
             ("フォグリスト", self.links("次のフォグが追加で利用可能です。", "fog",
                                   [(x, rules.fog(x).name) for x in f.fogs])),
@@ -252,14 +253,14 @@ class ListDirective(RulesDirective):
             out.append(lst)
         return out
 
-    def links(self, intro: str, prefix: str, items: list[tuple[str, str]]) -> list[nodes.Node]:
+    def links(self, intro: str, kind: str, items: list[tuple[str, str]]) -> list[nodes.Node]:
         if not items:
             return []
         lst = nodes.bullet_list()
         for ident, name in items:
             li = nodes.list_item()
             p = nodes.paragraph()
-            p += r.ref(f"{prefix}-{ident}", name)
+            p += r.ref(KIND[kind].anchor_of(ident), name)
             li += p
             lst += li
         return [r.para(intro), lst]
@@ -278,5 +279,4 @@ def _group(e: Action | Character | Fog | Trump) -> str:
 
 
 def _label(e: Action | Character | Fog | Trump) -> str:
-    prefix = {Action: "act", Character: "char", Fog: "fog", Trump: "trump"}[type(e)]
-    return f"{prefix}-{e.id}"
+    return anchor(e)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from docutils import nodes
 from sphinx.util import logging
 
-from blackpoker.core.model import Action, Character, Entry, Fog, Frame, Rules, Ruling, Trump
+from blackpoker.core.kinds import FRAME_ACTION_NAME, KIND, anchor
+from blackpoker.core.model import Action, Character, Fog, Rules, Ruling, Trump
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective
 
@@ -37,12 +37,8 @@ def place_link(rules: Rules, place: str) -> nodes.Node:
     kind, ident = place.split(":", 1)
     if kind == "section":
         return r.ref("sec-" + ident.replace(".", "-"), ident)
-    kinds: dict[str, tuple[str, Callable[[str], Entry | Frame]]] = {
-        "action": ("act", rules.action), "character": ("char", rules.character), "fog": ("fog", rules.fog),
-        "trump": ("trump", rules.trump), "frame": ("frame", rules.frame),
-    }
-    prefix, lookup = kinds[kind]
-    return r.ref(f"{prefix}-{ident}", lookup(ident).name)
+    entry_kind = KIND[kind]
+    return r.ref(entry_kind.anchor_of(ident), entry_kind.lookup(rules, ident).name)
 
 
 class ChangesDirective(RulesDirective):
@@ -52,12 +48,12 @@ class ChangesDirective(RulesDirective):
         self.note_definitions(prose=False)
         rules = self.rules
         version = rules.edition.version
-        kinds: list[tuple[str, str, tuple[Action | Character | Fog | Trump, ...]]] = [
-            ("アクション", "act", rules.format_actions), ("フレームアクション", "act", rules.frame_actions),
-            ("キャラクター", "char", rules.characters), ("フォグ", "fog", rules.fogs), ("切札", "trump", rules.trumps),
+        kinds: list[tuple[str, tuple[Action | Character | Fog | Trump, ...]]] = [
+            (KIND["action"].name, rules.format_actions), (FRAME_ACTION_NAME, rules.frame_actions),
+            (KIND["character"].name, rules.characters), (KIND["fog"].name, rules.fogs), (KIND["trump"].name, rules.trumps),
         ]
         out: list[nodes.Node] = [r.para(f"更新バージョンに {version} を持つ項目です。各項目の「{version} で変更」が目印です。")]
-        for title, prefix, entries in kinds:
+        for title, entries in kinds:
             changed = [e for e in entries if rules.is_changed(e)]
             if not changed:
                 continue
@@ -66,7 +62,7 @@ class ChangesDirective(RulesDirective):
             for e in changed:
                 li = nodes.list_item()
                 p = nodes.paragraph()
-                p += r.ref(f"{prefix}-{e.id}", f"{e.name} ({e.category})")
+                p += r.ref(anchor(e), f"{e.name} ({e.category})")
                 li += p
                 lst += li
             out.append(lst)

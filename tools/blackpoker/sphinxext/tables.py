@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from docutils import nodes
 
+from blackpoker.core.kinds import KIND
 from blackpoker.core.model import Rules
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective
@@ -36,7 +37,8 @@ def disclosure(rules: Rules) -> list[nodes.Node]:
 
 
 def frame_formats(rules: Rules) -> list[nodes.Node]:
-    rows: list[list[r.Cell]] = [[[r.ref(f"frame-{f.id}", f.name)], *(r.FORMAT_MARK[fmt.id in f.formats] for fmt in rules.formats)]
+    rows: list[list[r.Cell]] = [[[r.ref(KIND["frame"].anchor_of(f.id), f.name)],
+                                 *(r.FORMAT_MARK[fmt.id in f.formats] for fmt in rules.formats)]
             for f in rules.frames]
     return [r.table(["【フレーム】", *(fmt.name for fmt in rules.formats)], rows, title="フレーム対応一覧",
                     classes=["bp-frame-formats"], widths=[3, 2, 2, 2, 2])]

@@ -9,6 +9,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from blackpoker.core.kinds import KIND
 from blackpoker.core.model import Rules, TextList
 from blackpoker.core.paths import TEMPLATES
 from blackpoker.render.actionlist.text import InlineMarkup
@@ -40,13 +41,13 @@ def _refs(rules: Rules, page: ListPage) -> dict[str, Any]:
     """Lookups from ids to names and, where present on the page, anchors."""
     anchors = page.anchors
 
-    def ref(prefix: str, id: str, name: str) -> Ref:
-        anchor = f"{prefix}-{id}"
-        return Ref(name, anchor if anchor in anchors else None)
+    def ref(kind: str, id: str) -> Ref:
+        anchor = KIND[kind].anchor_of(id)
+        return Ref(KIND[kind].lookup(rules, id).name, anchor if anchor in anchors else None)
 
     return {
-        "action_ref": lambda id: ref("act", id, rules.action(id).name),
-        "character_ref": lambda id: ref("char", id, rules.character(id).name),
+        "action_ref": lambda id: ref("action", id),
+        "character_ref": lambda id: ref("character", id),
         "frame_name": lambda id: rules.frame(id).name,
         "format_name": lambda id: rules.format(id).name,
     }

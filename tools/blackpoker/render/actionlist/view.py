@@ -10,13 +10,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from blackpoker.core.kinds import KIND
 from blackpoker.core.model import Action, Character, Entry, Fog, Rules, Ruling, Trump
 
 Kind = Literal["action", "character", "fog", "trump"]
 ALL = "all"
 
-# anchor prefixes and ruling refs, fixed by the definitions' conventions (definitions/README.md)
-ANCHOR_PREFIX: dict[Kind, str] = {"action": "act", "character": "char", "fog": "fog", "trump": "trump"}
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,7 @@ class EntryView:
 
     @property
     def anchor(self) -> str:
-        return f"{ANCHOR_PREFIX[self.kind]}-{self.entry.id}"
+        return KIND[self.kind].anchor_of(self.entry.id)
 
     @property
     def name(self) -> str:
@@ -107,7 +106,7 @@ class ListPage:
 
 
 def entry_view(rules: Rules, kind: Kind, entry: Entry) -> EntryView:
-    return EntryView(kind, entry, rules.is_changed(entry), rules.rulings_for(f"{kind}:{entry.id}"))
+    return EntryView(kind, entry, rules.is_changed(entry), rules.rulings_for(KIND[kind].ruling_ref(entry.id)))
 
 
 def _ordered_groups(keys: Iterable[str], order: Sequence[str]) -> list[str]:

@@ -1,0 +1,60 @@
+"""The kinds of named entries, in one place: how each is looked up, anchored, named and referred to.
+
+A kind's ``key`` is how rulings refer to its entries (``applies_to: action:equip``) and how the model indexes
+them; ``anchor`` prefixes the entry's id in every page and list (``act-equip``), so links made anywhere
+agree; ``name`` is the kind's Japanese name as the lists and the index label it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from blackpoker.core.model import Action, Character, Fog, Frame, Rules, Trump
+
+Named = Action | Character | Fog | Trump | Frame
+
+
+@dataclass(frozen=True)
+class Kind:
+    key: str
+    anchor: str
+    name: str
+    type: type
+    lookup: Callable[[Rules, str], Named]
+
+    def anchor_of(self, entry_id: str) -> str:
+        """The anchor of entry ``entry_id`` of this kind (``act-equip``)."""
+        return f"{self.anchor}-{entry_id}"
+
+    def ruling_ref(self, entry_id: str) -> str:
+        """How a ruling's ``applies_to`` names the entry (``action:equip``)."""
+        return f"{self.key}:{entry_id}"
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("action", "act", "アクション", Action, Rules.action),
+    Kind("character", "char", "キャラクター", Character, Rules.character),
+    Kind("fog", "fog", "フォグ", Fog, Rules.fog),
+    Kind("trump", "trump", "切札", Trump, Rules.trump),
+    Kind("frame", "frame", "フレーム", Frame, Rules.frame),
+)
+KIND: dict[str, Kind] = {k.key: k for k in KINDS}
+FRAME_ACTION_NAME = "フレームアクション"  # how the lists and the index label an action a frame adds
+
+
+def kind_of(entry: Named) -> Kind:
+    """The kind of a model entry."""
+    return next(k for k in KINDS if isinstance(entry, k.type))
+
+
+def anchor(entry: Named) -> str:
+    """The entry's anchor in every page and list."""
+    return kind_of(entry).anchor_of(entry.id)
+
+
+def label(entry: Named) -> str:
+    """The entry's kind as the lists and the index label it (frame actions apart)."""
+    if isinstance(entry, Action) and entry.is_frame_action:
+        return FRAME_ACTION_NAME
+    return kind_of(entry).name
