@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
 import pytest
+import yaml
 
 from blackpoker import load_rules
 from blackpoker.core.export import export_rules
@@ -139,3 +141,27 @@ def test_frame_membership_and_fog_fields_are_derived_from_one_place(rules: Rules
                                                                     action.frames)
     assert rules.frame("extra").fogs == ("close",) and rules.fog("close").frames == ("extra",)
     assert all(not frame.fogs for frame in rules.frames if frame.id != "extra")
+
+
+def test_every_yaml_field_of_an_entry_is_a_field_of_the_model() -> None:
+    """The loader fills entries field by field from the YAML: no YAML field can be dropped on the way."""
+    from blackpoker.core import model as m
+    from blackpoker.core.paths import DEFINITIONS
+    for file, key, cls in (("actions.yaml", "actions", m.Action), ("frame-actions.yaml", "actions", m.Action),
+                           ("characters.yaml", "characters", m.Character), ("fogs.yaml", "fogs", m.Fog),
+                           ("trumps.yaml", "trumps", m.Trump)):
+        names = {f.name for f in dataclasses.fields(cls)}
+        for raw in yaml.safe_load((DEFINITIONS / file).read_text(encoding="utf-8"))[key]:
+            assert set(raw) <= names, (file, set(raw) - names)
+
+
+def test_the_export_carries_every_field_of_every_entry(rules: Rules) -> None:
+    """The export is driven by the model's fields: a field added to an entry is exported without another edit."""
+    data = export_rules(rules)
+    for key, entries, extra in (("actions", rules.actions, {"shorthand", "changed"}),
+                                ("characters", rules.characters, {"changed"}), ("fogs", rules.fogs, {"changed"}),
+                                ("trumps", rules.trumps, {"changed"})):
+        for exported, entry in zip(data[key], entries, strict=True):
+            fields = {f.name for f in dataclasses.fields(entry)} - {"origin"}
+            assert set(exported) == fields | extra, key
+            assert exported["id"] == entry.id

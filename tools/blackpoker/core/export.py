@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 from blackpoker.core import model as m
@@ -42,12 +45,28 @@ def _target(spec: TargetSpec | None) -> dict[str, Any] | None:
             "request_has_target": spec.request_has_target}
 
 
-def _common(rules: m.Rules, e: m.Action | m.Character | m.Fog | m.Trump) -> dict[str, Any]:
-    return {"introduced": e.introduced, "updated": list(e.updated), "changed": rules.is_changed(e)}
+def _value(value: Any) -> Any:
+    """A model value as JSON data: enums by their value, tuples as lists."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_value(v) for v in value]
+    return value
 
 
-def _flavor(e: m.Action | m.Character | m.Fog) -> dict[str, Any]:
-    return {"story": e.story, "flavor": e.flavor, "flavor_speaker": e.flavor_speaker}
+# Fields whose JSON is more than their value; every other field is exported by _value.
+_FIELD_EXPORT: dict[str, Callable[[Any], Any]] = {
+    "key": _key, "target_spec": _target, "effect": _blocks,
+    "labels": lambda labels: [{"name": x.name, "condition": x.condition} for x in labels],
+    "abilities": lambda abilities: [{"name": x.name, "text": x.text} for x in abilities],
+}
+
+
+def _entry(rules: m.Rules, entry: m.Action | m.Character | m.Fog | m.Trump, **extra: Any) -> dict[str, Any]:
+    """An entry as JSON, field by field from its dataclass (its origin is not data), then ``extra``."""
+    data = {f.name: _FIELD_EXPORT.get(f.name, _value)(getattr(entry, f.name))
+            for f in dataclasses.fields(entry) if f.name != "origin"}
+    return {**data, **extra, "changed": rules.is_changed(entry)}
 
 
 def export_rules(rules: m.Rules) -> dict[str, Any]:
@@ -67,32 +86,10 @@ def export_rules(rules: m.Rules) -> dict[str, Any]:
             "actions": list(f.actions), "fogs": list(f.fogs), "trumps": list(f.trumps),
             "disclosure": [vars(d) for d in f.disclosure],
         } for f in rules.frames],
-        "actions": [{
-            "id": a.id, "name": a.name, "reading": a.reading, "category": a.category, "group": a.group,
-            "trigger": a.trigger.value, "speed": a.speed.value, "timing": a.timing.value,
-            "shorthand": a.shorthand, "cost": list(a.cost), "key_card": a.key_card, "key": _key(a.key),
-            "implicit_key": a.implicit_key, "note": a.note, "activation_condition": a.activation_condition,
-            "trigger_condition": a.trigger_condition, "target": a.target, "target_spec": _target(a.target_spec),
-            "effect": _blocks(a.effect), **_flavor(a), **_common(rules, a),
-            "formats": list(a.formats), "frames": list(a.frames),
-        } for a in rules.actions],
-        "characters": [{
-            "id": c.id, "name": c.name, "reading": c.reading, "category": c.category, "key_card": c.key_card,
-            "key": _key(c.key), "size": c.size,
-            "labels": [{"name": label.name, "condition": label.condition} for label in c.labels],
-            "abilities": [{"name": x.name, "text": x.text} for x in c.abilities],
-            "summoned_by": list(c.summoned_by), **_flavor(c), **_common(rules, c), "formats": list(c.formats),
-        } for c in rules.characters],
-        "fogs": [{
-            "id": f.id, "name": f.name, "reading": f.reading, "category": f.category, "key_card": f.key_card,
-            "key": _key(f.key), "target": f.target, "ability": f.ability, "placed_by": f.placed_by,
-            **_flavor(f), **_common(rules, f), "formats": list(f.formats), "frames": list(f.frames),
-        } for f in rules.fogs],
-        "trumps": [{
-            "id": t.id, "name": t.name, "reading": t.reading, "category": t.category, "group": t.group,
-            "key_card": t.key_card, "key": _key(t.key), "ability": t.ability, "grants_label": t.grants_label,
-            "enables": t.enables, **_common(rules, t), "frames": list(t.frames),
-        } for t in rules.trumps],
+        "actions": [_entry(rules, a, shorthand=a.shorthand) for a in rules.actions],
+        "characters": [_entry(rules, c) for c in rules.characters],
+        "fogs": [_entry(rules, f) for f in rules.fogs],
+        "trumps": [_entry(rules, t) for t in rules.trumps],
         "costs": [vars(c) for c in rules.costs],
         "card_numbers": [vars(c) for c in rules.card_numbers],
         "zones": [vars(z) for z in rules.zones],

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from blackpoker.core import model as m
 from blackpoker.core.errors import DefinitionError, DefinitionErrors
@@ -100,6 +101,36 @@ def _opt(raw: dict[str, Any], key: str) -> Any:
     return raw.get(key)
 
 
+_E = TypeVar("_E", m.Action, m.Character, m.Fog, m.Trump)
+
+
+def _label(raw: str | dict[str, str]) -> m.Label:
+    return m.Label(raw) if isinstance(raw, str) else m.Label(raw["name"], raw["condition"])
+
+
+# How a YAML value becomes a field's value, where it is more than the value itself. Fields that are not in
+# the YAML (the parsed key card, the target, derived memberships, the origin) are given by the caller.
+_CONVERT: dict[str, Callable[[Any], Any]] = {
+    "trigger": m.Trigger, "speed": m.Speed, "timing": m.Timing, "effect": _blocks,
+    "labels": lambda raw: tuple(_label(x) for x in raw),
+    "abilities": lambda raw: tuple(m.Ability(x["name"], x["text"]) for x in raw),
+}
+
+
+def _entry(cls: type[_E], raw: dict[str, Any], **given: Any) -> _E:
+    """A model entry from its YAML mapping, field by field: each field the YAML has, converted
+    (``_CONVERT``, lists to tuples); every other field from ``given`` or its default."""
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name in given:
+            values[f.name] = given[f.name]
+        elif f.name in raw:
+            value = raw[f.name]
+            values[f.name] = _CONVERT[f.name](value) if f.name in _CONVERT else (
+                tuple(value) if isinstance(value, list) else value)
+    return cls(**values)
+
+
 def _build_rules(b: _Builder) -> m.Rules:
     rs = b.sources["ruleset"].data
     edition = m.Edition(**{k: rs["ruleset"].get(k) for k in (
@@ -117,33 +148,14 @@ def _build_rules(b: _Builder) -> m.Rules:
     for kind in ("format-actions", "frame-actions"):
         for i, a in enumerate(b.sources[kind].data["actions"]):
             origin = b.origin(kind, "actions", i)
-            actions.append(m.Action(
-                id=a["id"], name=a["name"], reading=a["reading"], category=a["category"], group=a["group"],
-                trigger=m.Trigger(a["trigger"]), speed=m.Speed(a["speed"]), timing=m.Timing(a["timing"]),
-                effect=_blocks(a["effect"]), origin=origin,
-                key_card=_opt(a, "key_card"), key=b.key(_opt(a, "key_card"), origin.sub("key_card")),
-                implicit_key=_opt(a, "implicit_key"),
-                cost=tuple(a.get("cost", ())), note=_opt(a, "note"),
-                activation_condition=_opt(a, "activation_condition"),
-                trigger_condition=_opt(a, "trigger_condition"),
-                target=_opt(a, "target"), target_spec=b.target(_opt(a, "target"), origin.sub("target")),
-                story=_opt(a, "story"), flavor=_opt(a, "flavor"), flavor_speaker=_opt(a, "flavor_speaker"),
-                introduced=_opt(a, "introduced"), updated=tuple(a.get("updated", ())),
-                formats=tuple(a.get("formats", ())), frames=frames_listing("actions", a["id"]),
-            ))
+            actions.append(_entry(
+                m.Action, a, origin=origin, key=b.key(_opt(a, "key_card"), origin.sub("key_card")),
+                target_spec=b.target(_opt(a, "target"), origin.sub("target")), frames=frames_listing("actions", a["id"])))
 
     characters = []
     for i, c in enumerate(b.sources["characters"].data["characters"]):
         origin = b.origin("characters", "characters", i)
-        characters.append(m.Character(
-            id=c["id"], name=c["name"], reading=c["reading"], category=c["category"],
-            key_card=c["key_card"], key=b.key(c["key_card"], origin.sub("key_card")),
-            labels=tuple(m.Label(x) if isinstance(x, str) else m.Label(x["name"], x["condition"]) for x in c["labels"]),
-            summoned_by=tuple(c["summoned_by"]), formats=tuple(c["formats"]), origin=origin,
-            size=_opt(c, "size"), abilities=tuple(m.Ability(x["name"], x["text"]) for x in c.get("abilities", ())),
-            story=_opt(c, "story"), flavor=_opt(c, "flavor"), flavor_speaker=_opt(c, "flavor_speaker"),
-            introduced=_opt(c, "introduced"), updated=tuple(c.get("updated", ())),
-        ))
+        characters.append(_entry(m.Character, c, origin=origin, key=b.key(c["key_card"], origin.sub("key_card"))))
 
     # A fog's key card, formats and frames are those of the action that places it (placed_by).
     placing = {a.id: a for a in actions}
@@ -155,25 +167,14 @@ def _build_rules(b: _Builder) -> m.Rules:
             b.error(origin.sub("placed_by"), f"no action with id '{f['placed_by']}'" if action is None else
                     f"action '{action.id}' has no key card; a fog's key card is the one of the action that places it")
             continue
-        fogs.append(m.Fog(
-            id=f["id"], name=f["name"], reading=f["reading"], category=f["category"],
-            key_card=action.key_card or "", key=action.key,
-            ability=f["ability"], placed_by=f["placed_by"], origin=origin, target=_opt(f, "target"),
-            story=_opt(f, "story"), flavor=_opt(f, "flavor"), flavor_speaker=_opt(f, "flavor_speaker"),
-            introduced=_opt(f, "introduced"), updated=tuple(f.get("updated", ())),
-            formats=action.formats, frames=action.frames,
-        ))
+        fogs.append(_entry(m.Fog, f, origin=origin, key_card=action.key_card or "", key=action.key,
+                           formats=action.formats, frames=action.frames))
 
     trumps = []
     for i, t in enumerate(b.sources["trumps"].data["trumps"]):
         origin = b.origin("trumps", "trumps", i)
-        trumps.append(m.Trump(
-            id=t["id"], name=t["name"], reading=t["reading"], category=t["category"], group=t["group"],
-            key_card=t["key_card"], key=b.key(t["key_card"], origin.sub("key_card")),
-            ability=t["ability"], frames=frames_listing("trumps", t["id"]), origin=origin,
-            grants_label=_opt(t, "grants_label"), enables=_opt(t, "enables"),
-            introduced=_opt(t, "introduced"), updated=tuple(t.get("updated", ())),
-        ))
+        trumps.append(_entry(m.Trump, t, origin=origin, key=b.key(t["key_card"], origin.sub("key_card")),
+                             frames=frames_listing("trumps", t["id"])))
 
     frames = []
     for i, f in enumerate(b.sources["frames"].data["frames"]):
