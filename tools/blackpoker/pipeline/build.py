@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
-from blackpoker.core.paths import PACKAGE, SCENARIOS, existing_inputs
+from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.pipeline.cache import StepCache, fingerprint
+from blackpoker.pipeline.code import code_closure
 
 if TYPE_CHECKING:
     from blackpoker.pipeline.jobs import Scheduler
@@ -63,14 +64,16 @@ class Step:
 
     ``run(definitions, step_dir) -> (files, detail)`` runs as one job in a worker process; or
     ``pipeline(definitions, step_dir, context) -> (files, detail, part keys)`` runs in a thread here and
-    sends its own jobs to the pool. ``inputs`` are the project folders the step reads besides the
-    definitions and the code; together they key the step's cache entry.
+    sends its own jobs to the pool. ``code`` names the modules the step runs (with all they import, see
+    pipeline/code.py) and ``inputs`` the project folders it reads besides the definitions; together they key
+    the step's cache entry.
     """
 
     name: str
     title: str  # shown in the progress display
     run: Callable[[Path, Path], tuple[list[Path], str]] | None = None
     inputs: tuple[str, ...] = ()
+    code: tuple[str, ...] = ()
     pipeline: Callable[[Path, Path, Context], tuple[list[Path], str, list[str]]] | None = None
     prose: bool = True  # False: it never reads stories or flavour texts, so editing those does not run it again
     lead: bool = False  # a pipeline that starts first and queues its first job before anything else starts
@@ -128,17 +131,18 @@ def _pdf_pages(files: list[Path]) -> str:
     return f"{len(pdfs)} PDFs, {pages} pages" if pdfs else ""
 
 
+LOADING = ("blackpoker.core.loader", "blackpoker.pipeline.fsutil", "blackpoker.pipeline.cache")
 STEPS: tuple[Step, ...] = (
-    Step("export", "JSON export", _export),
-    Step("scenarios", "verified scenarios", _scenarios, ("tools/blackpoker/sim", "scenarios"), prose=False),
-    Step("actionlists", "action lists (HTML + PDF)", inputs=("tools/blackpoker/render/actionlist", "templates/actionlist"),
-         pipeline=_actionlists),
+    Step("export", "JSON export", _export, code=(*LOADING, "blackpoker.core.export")),
+    Step("scenarios", "verified scenarios", _scenarios, ("scenarios",), code=(*LOADING, "blackpoker.sim.scenario"),
+         prose=False),
+    Step("actionlists", "action lists (HTML + PDF)", inputs=("templates/actionlist",),
+         code=(*LOADING, "blackpoker.render.actionlist"), pipeline=_actionlists),
     # its single page heads the longest chain of work
-    Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=(
-        "tools/blackpoker/sphinxext", "tools/blackpoker/sim", "source", "scenarios"), pipeline=_rulebook, lead=True),
+    Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios"),
+         code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext"), pipeline=_rulebook, lead=True),
 )
-CODE = ("schemas", "pyproject.toml", "tools/blackpoker/core", "tools/blackpoker/pipeline", "tools/blackpoker/render",
-        "tools/blackpoker/cli")  # plus the package's top-level modules
+CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # what every step depends on
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
 
 
@@ -146,8 +150,7 @@ def step_key(step: Step, definitions: Path, rules: Rules) -> str:
     """Everything a step's output depends on: definitions (or, for a step that shows no prose, the ruleset
     without it), code, schemas, its own inputs, environment knobs."""
     from blackpoker.core.export import rules_digest
-    core = sorted(PACKAGE.glob("*.py"))
-    roots = ([definitions] if step.prose else []) + core + existing_inputs((*CODE, *step.inputs))
+    roots = ([definitions] if step.prose else []) + code_closure(step.code) + existing_inputs((*CODE, *step.inputs))
     content = "" if step.prose else rules_digest(rules, prose=False)
     return fingerprint(roots, step.name, content, os.environ.get("SOURCE_DATE_EPOCH", ""))
 

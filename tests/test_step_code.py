@@ -1,0 +1,38 @@
+"""A build step's cache key covers exactly the code it runs: editing one module re-runs only its steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from blackpoker.core.paths import PACKAGE
+from blackpoker.pipeline.build import STEPS
+from blackpoker.pipeline.code import code_closure, module_file
+
+
+def _steps_running(relative: str) -> set[str]:
+    target = PACKAGE / relative
+    return {step.name for step in STEPS if target in code_closure(step.code)}
+
+
+@pytest.mark.parametrize(("module", "steps"), [
+    ("pipeline/serve.py", set()),  # the preview server runs in no step
+    ("cli/main.py", set()),
+    ("core/model.py", {"export", "scenarios", "actionlists", "rulebook"}),
+    ("sim/engine.py", {"scenarios", "rulebook"}),  # the rulebook plays the worked examples
+    ("render/actionlist/html.py", {"actionlists"}),
+    ("render/book.py", {"rulebook"}),  # imported inside a function only
+    ("sphinxext/examples.py", {"rulebook"}),  # imported by name: from blackpoker.sphinxext import examples
+])
+def test_each_module_keys_exactly_the_steps_that_run_it(module: str, steps: set[str]) -> None:
+    assert _steps_running(module) == steps
+
+
+def test_the_closure_follows_imports_transitively(tmp_path: Path) -> None:
+    closure = code_closure(["blackpoker.sim.scenario"])
+    assert PACKAGE / "sim" / "scenario" / "run.py" in closure  # scenario/__init__ → run
+    assert PACKAGE / "sim" / "effects.py" in closure  # run → engine → effects
+    assert PACKAGE / "core" / "cards.py" in closure
+    assert module_file("blackpoker.no.such.module") is None
+    assert module_file("sphinx.application") is None
