@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
-from jsonschema import Draft7Validator
+from jsonschema import Draft7Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
@@ -27,12 +28,30 @@ def _registry(schema_dir: Path) -> Registry:
     return Registry().with_resources(resources)
 
 
+@lru_cache(maxsize=64)
+def anchored(pattern: str) -> re.Pattern[str]:
+    """A schema pattern as JSON Schema means it: a final ``$`` ends the text (in Python's ``re`` it also matches
+    before a final newline, so ``id: "up\\n"`` would pass and break the build later)."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    if isinstance(instance, str) and not anchored(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+# Draft 7 with the pattern keyword anchored as JSON Schema means it (see ``anchored``).
+Validator = validators.extend(Draft7Validator, {"pattern": _pattern})  # type: ignore[no-untyped-call]  # untyped in stubs
+
+
 @lru_cache(maxsize=16)
-def validator_for(schema_name: str, schema_dir: Path = SCHEMAS) -> Draft7Validator:
+def validator_for(schema_name: str, schema_dir: Path = SCHEMAS) -> Any:
     """The validator of one schema file, with the other schema files resolvable by name."""
     schema = json.loads((schema_dir / schema_name).read_text(encoding="utf-8"))
     Draft7Validator.check_schema(schema)
-    return Draft7Validator(schema, registry=_registry(schema_dir))
+    return Validator(schema, registry=_registry(schema_dir))
 
 
 def _quote(value: Any) -> str:
