@@ -97,3 +97,17 @@ def test_a_failed_build_leaves_the_previous_output(defs: Path, tmp_path: Path, o
         build(defs, out, progress=lambda _: None, jobs=1)
     assert _snapshot(out) == before
     assert not list(tmp_path.glob(".site.*"))
+
+
+def test_published_files_are_readable_by_any_web_server_whatever_the_umask(defs: Path, tmp_path: Path) -> None:
+    """Files 0644 and folders 0755 even under umask 077 (issue 13, item 15)."""
+    import os
+    import stat
+    previous = os.umask(0o077)
+    try:
+        build(defs, tmp_path / "site", progress=lambda _: None, jobs=1)
+    finally:
+        os.umask(previous)
+    out = tmp_path / "site"
+    modes = {str(p.relative_to(out)): stat.S_IMODE(p.stat().st_mode) for p in [out, *out.rglob("*")]}
+    assert modes == {".": 0o755, "names": 0o755, "names/actions.txt": 0o644, "flavors.txt": 0o644}

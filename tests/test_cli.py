@@ -94,3 +94,18 @@ def test_check_fails_when_an_action_has_no_simulator_effect(tmp_path: Path) -> N
     assert any(re.match(r"defs/actions\.yaml:\d+:5: actions\[36\]: simulator: action 'ambush-two' has no effect "
                         r"in the simulator$", line) for line in lines), lines
     assert any("simulator: effect 'ambush' has no action in the definitions" in line for line in lines), lines
+
+
+def test_export_refuses_to_replace_a_link_or_a_device(tmp_path: Path) -> None:
+    """`export -o` writes regular files only: a symlink or a device node is left as it is (issue 13, item 15)."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(victim)
+    for target in (link, Path("/dev/null")):
+        result = subprocess.run([sys.executable, "-m", "blackpoker", "export", "-o", str(target)],
+                                capture_output=True, text=True)
+        assert result.returncode == 2, result.stderr
+        assert "is not a regular file" in result.stderr and "Traceback" not in result.stderr
+    assert link.is_symlink() and victim.read_text(encoding="utf-8") == "keep me"
+    assert Path("/dev/null").is_char_device()

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from blackpoker.cli.common import EXIT_INTERNAL, definitions_argument, definitions_folder, load, report_definition_errors
+from blackpoker.cli.common import (
+    EXIT_DATA_ERROR,
+    EXIT_INTERNAL,
+    definitions_argument,
+    definitions_folder,
+    load,
+    report_definition_errors,
+)
 from blackpoker.cli.sim import sim
 from blackpoker.core.errors import DefinitionErrors
 
@@ -38,6 +45,9 @@ def export(directory: Path | None, output: Path | None) -> None:
     from blackpoker.core.export import export_json
     from blackpoker.pipeline.fsutil import write_atomic
     text = export_json(load(directory))
+    if output is not None and (output.is_symlink() or (output.exists() and not output.is_file())):
+        click.echo(f"{output}: is not a regular file (a link, a device or a folder); refusing to replace it", err=True)
+        sys.exit(EXIT_DATA_ERROR)
     if output is None:
         click.echo(text, nl=False)
     else:

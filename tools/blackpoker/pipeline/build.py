@@ -31,6 +31,7 @@ from blackpoker.core.model import Rules
 from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.pipeline.cache import StepCache, fingerprint
 from blackpoker.pipeline.code import code_closure
+from blackpoker.pipeline.fsutil import make_publishable
 
 if TYPE_CHECKING:
     from blackpoker.pipeline.jobs import Scheduler
@@ -284,6 +285,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
                 pool.shutdown(cancel_futures=True)
         if failures:
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
+        make_publishable(staging)
         _swap(staging, out)
         if pending:
             from blackpoker.render.pdfparts import PartCache

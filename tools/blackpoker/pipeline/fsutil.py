@@ -6,6 +6,16 @@ import os
 import tempfile
 from pathlib import Path
 
+FILE_MODE, FOLDER_MODE = 0o644, 0o755  # what a published site's files and folders get, whatever the umask
+
+
+def make_publishable(root: Path) -> None:
+    """Give every file under ``root`` mode 0644 and every folder 0755, so any web server can serve them."""
+    root.chmod(FOLDER_MODE)
+    for path in root.rglob("*"):
+        if not path.is_symlink():
+            path.chmod(FOLDER_MODE if path.is_dir() else FILE_MODE)
+
 
 def write_atomic(path: Path, data: bytes | str) -> None:
     """Write to a temporary file beside ``path`` and rename it into place."""
@@ -13,6 +23,7 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, FILE_MODE)  # mkstemp makes 0600: a web server running as another user could not read it
         with os.fdopen(fd, "wb") as f:
             f.write(payload)
         os.replace(tmp, path)
