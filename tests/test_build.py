@@ -111,3 +111,22 @@ def test_published_files_are_readable_by_any_web_server_whatever_the_umask(defs:
     out = tmp_path / "site"
     modes = {str(p.relative_to(out)): stat.S_IMODE(p.stat().st_mode) for p in [out, *out.rglob("*")]}
     assert modes == {".": 0o755, "names": 0o755, "names/actions.txt": 0o644, "flavors.txt": 0o644}
+
+
+def test_an_output_that_cannot_be_replaced_is_a_build_error_naming_it(defs: Path, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the old site cannot be moved aside, the build says so with the path (exit 1), not as a crash."""
+    import errno
+    out = tmp_path / "site"
+    build(defs, out, progress=lambda _: None, jobs=1)
+    real_rename = Path.rename
+
+    def refuse(self: Path, target: Path) -> Path:
+        if self == out:
+            raise OSError(errno.ENOTEMPTY, "Directory not empty", str(target))
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", refuse)
+    with pytest.raises(BuildError, match=r"could not replace .*site: Directory not empty \(.*\.site\.old\)"):
+        build(defs, out, progress=lambda _: None, jobs=1)
+    assert sorted(_snapshot(out)) == ["flavors.txt", "names/actions.txt"]  # the last good site is still there

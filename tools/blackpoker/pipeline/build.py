@@ -31,7 +31,7 @@ from blackpoker.core.model import Rules
 from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.pipeline.cache import StepCache, fingerprint
 from blackpoker.pipeline.code import code_closure
-from blackpoker.pipeline.fsutil import make_publishable
+from blackpoker.pipeline.fsutil import make_publishable, remove_tree
 
 if TYPE_CHECKING:
     from blackpoker.pipeline.jobs import Scheduler
@@ -306,10 +306,14 @@ def _in_thread(future: Future[StepResult], fn: Callable[..., StepResult], *args:
 
 
 def _swap(staging: Path, out: Path) -> None:
-    """Replace ``out`` by ``staging`` with two renames; the old tree is removed only afterwards."""
+    """Replace ``out`` by ``staging`` with two renames; the old tree is removed only afterwards, read-only
+    content included (a leftover would block every later build)."""
     old = out.parent / f".{out.name}.old"
-    shutil.rmtree(old, ignore_errors=True)
-    if out.exists():
-        out.rename(old)
-    staging.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
+    try:
+        remove_tree(old)
+        if out.exists():
+            out.rename(old)
+        staging.rename(out)
+        remove_tree(old)
+    except OSError as exc:
+        raise BuildError(f"could not replace {out}: {exc.strerror or exc} ({exc.filename or old})") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 FILE_MODE, FOLDER_MODE = 0o644, 0o755  # what a published site's files and folders get, whatever the umask
 
@@ -15,6 +16,25 @@ def make_publishable(root: Path) -> None:
     for path in root.rglob("*"):
         if not path.is_symlink():
             path.chmod(FOLDER_MODE if path.is_dir() else FILE_MODE)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a folder the build made, read-only content included (a user or a tool may have made files or
+    folders read-only); raise OSError, naming the path, if it still cannot be removed."""
+    import shutil
+    import stat
+
+    def writable_and_retry(function: Any, failed: str, _exc: Any) -> None:
+        parent = os.path.dirname(failed)
+        os.chmod(parent, os.stat(parent).st_mode | stat.S_IWUSR | stat.S_IXUSR)
+        if not os.path.islink(failed) and os.path.isdir(failed):
+            os.chmod(failed, os.stat(failed).st_mode | stat.S_IWUSR | stat.S_IXUSR | stat.S_IRUSR)
+        function(failed)
+
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.exists():
+        shutil.rmtree(path, onerror=writable_and_retry)
 
 
 def write_atomic(path: Path, data: bytes | str) -> None:
