@@ -13,9 +13,9 @@ import pytest
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
-from blackpoker.core.paths import DEFINITIONS
+from blackpoker.core.paths import DEFINITIONS, ROOT
 from blackpoker.pipeline import build as build_module
-from blackpoker.pipeline.build import BuildError, Step, build
+from blackpoker.pipeline.build import MARKER, BuildError, OutputRefused, Step, build
 
 
 def _names(definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -51,7 +51,7 @@ def _edit(defs: Path, old: str, new: str) -> None:
 
 
 def _snapshot(out: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and p.name != MARKER}
 
 
 def test_build_writes_every_step(defs: Path, tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_published_files_are_readable_by_any_web_server_whatever_the_umask(defs:
         os.umask(previous)
     out = tmp_path / "site"
     modes = {str(p.relative_to(out)): stat.S_IMODE(p.stat().st_mode) for p in [out, *out.rglob("*")]}
-    assert modes == {".": 0o755, "names": 0o755, "names/actions.txt": 0o644, "flavors.txt": 0o644}
+    assert modes == {".": 0o755, "names": 0o755, "names/actions.txt": 0o644, "flavors.txt": 0o644, MARKER: 0o644}
 
 
 def test_an_output_that_cannot_be_replaced_is_a_build_error_naming_it(defs: Path, tmp_path: Path,
@@ -130,3 +130,41 @@ def test_an_output_that_cannot_be_replaced_is_a_build_error_naming_it(defs: Path
     with pytest.raises(BuildError, match=r"could not replace .*site: Directory not empty \(.*\.site\.old\)"):
         build(defs, out, progress=lambda _: None, jobs=1)
     assert sorted(_snapshot(out)) == ["flavors.txt", "names/actions.txt"]  # the last good site is still there
+
+
+def test_the_build_replaces_only_a_folder_it_made(defs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--out may name a new folder, an empty one or an earlier site (its marker); never the user's files
+    (issue 13, item 4)."""
+    quiet = {"progress": lambda _: None, "jobs": 1}
+    build(defs, tmp_path / "new" / "site", **quiet)  # type: ignore[arg-type]
+    assert (tmp_path / "new" / "site" / MARKER).is_file()
+    build(defs, tmp_path / "new" / "site", **quiet)  # type: ignore[arg-type]  # its own site: replaced
+    (tmp_path / "empty").mkdir()
+    build(defs, tmp_path / "empty", **quiet)  # type: ignore[arg-type]
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.txt").write_text("years of work", encoding="utf-8")
+    work = tmp_path / "work"
+    (work / "sub").mkdir(parents=True)
+    monkeypatch.chdir(work / "sub")
+    home = tmp_path / "home"
+    (home / "x").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    for out, reason in ((mine, "not a site made by blackpoker build"), (defs, "the definitions"),
+                        (defs.parent, "the definitions"), (work / "sub", "the current folder"),
+                        (work, "the current folder"), (home, "your home folder"),
+                        (ROOT, "the repository"), (Path("."), "the current folder")):
+        with pytest.raises(OutputRefused, match=reason):
+            build(defs, out, **quiet)  # type: ignore[arg-type]
+    assert (mine / "thesis.txt").read_text(encoding="utf-8") == "years of work"
+    assert (defs / "actions.yaml").is_file()
+
+
+def test_the_command_line_refuses_a_dangerous_out_with_exit_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "blackpoker", "build", "--out", "."], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr
+    assert "is or contains the current folder" in result.stderr and "Traceback" not in result.stderr

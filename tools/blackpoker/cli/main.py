@@ -62,12 +62,15 @@ def export(directory: Path | None, output: Path | None) -> None:
               show_default=True, help="The output folder; replaced only when the whole build succeeds.")
 def build(definitions: Path | None, out: Path) -> None:
     """Build everything: rulebook, action lists, PDFs and the JSON export."""
-    from blackpoker.pipeline.build import BuildError
+    from blackpoker.pipeline.build import BuildError, OutputRefused
     from blackpoker.pipeline.build import build as run_build
     try:
         report = run_build(definitions_folder(definitions), out, progress=lambda line: click.echo(line, err=True))
     except DefinitionErrors as exc:
         report_definition_errors(exc)
+    except OutputRefused as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(EXIT_DATA_ERROR)
     except BuildError as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)
@@ -82,15 +85,20 @@ def build(definitions: Path | None, out: Path) -> None:
 @click.option("--port", type=int, default=8000, show_default=True, help="The local port (127.0.0.1 only).")
 def serve(definitions: Path | None, out: Path, port: int) -> None:
     """Preview locally: rebuild when definitions, templates or source change, and reload the open pages."""
-    from blackpoker.pipeline.build import BuildError
+    from blackpoker.pipeline.build import BuildError, OutputRefused, check_output
     from blackpoker.pipeline.build import build as run_build
     from blackpoker.pipeline.serve import serve as run_serve
     defs = definitions_folder(definitions)
+    try:
+        check_output(out, defs)
+    except OutputRefused as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(EXIT_DATA_ERROR)
 
     def rebuild() -> str:
         try:
             report = run_build(defs, out, progress=lambda line: click.echo(line, err=True))
-        except (DefinitionErrors, BuildError) as exc:
+        except (DefinitionErrors, BuildError, OutputRefused) as exc:
             return f"build failed (the preview keeps the last good build):\n{exc}"
         return f"built {report.files} files in {report.seconds:.1f} s"
 

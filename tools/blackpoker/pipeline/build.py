@@ -37,6 +37,38 @@ if TYPE_CHECKING:
     from blackpoker.pipeline.jobs import Scheduler
 
 
+MARKER = ".blackpoker-site"  # written into every site the build publishes: only such a folder is ever replaced
+MARKER_TEXT = "This folder is written by `blackpoker build`; the next build replaces it whole.\n"
+
+
+class OutputRefused(Exception):
+    """The output folder is one the build must not replace (it holds the user's files): nothing was touched."""
+
+
+def check_output(out: Path, definitions: Path) -> None:
+    """Refuse an output folder that is or contains the definitions, the repository, the current or the home
+    folder, or a non-empty folder that a build did not make (no marker): replacing it would delete files."""
+    from blackpoker.core.paths import CHECKOUT, ROOT
+    out = out.resolve()
+    protected = {"the definitions": definitions.resolve(), "the current folder": Path.cwd().resolve(),
+                 "your home folder": Path.home().resolve()}
+    if CHECKOUT:
+        protected["the repository"] = ROOT.resolve()
+    for name, folder in protected.items():
+        if folder == out or folder.is_relative_to(out):
+            raise OutputRefused(f"{out}: the output folder is or contains {name}; the build replaces its output "
+                                "folder whole: choose a new folder, e.g. build/site")
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not _made_by_a_build(out))):
+        raise OutputRefused(f"{out}: not a site made by blackpoker build (no {MARKER} in it) and not empty; "
+                            "the build replaces its output folder whole: choose a new or empty folder")
+
+
+def _made_by_a_build(folder: Path) -> bool:
+    """The marker; or a site of a version before the marker, which always had these two files."""
+    return (folder / MARKER).is_file() or ((folder / "blackpoker-rules.json").is_file()
+                                           and (folder / "actionlist" / "index.html").is_file())
+
+
 class BuildError(Exception):
     """A step failed; the message says which and why. The previous output is untouched."""
 
@@ -199,7 +231,7 @@ class BuildReport:
 
     @property
     def files(self) -> int:
-        return sum(1 for _ in self.out.rglob("*") if _.is_file())
+        return sum(1 for _ in self.out.rglob("*") if _.is_file() and _.name != MARKER)
 
 
 def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
@@ -212,6 +244,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions")
 
     out = out.resolve()
+    check_output(out, definitions)
     out.parent.mkdir(parents=True, exist_ok=True)
     cache_root = cache_dir or out.parent / ".cache"
     staging = out.parent / f".{out.name}.staging"
@@ -285,6 +318,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
                 pool.shutdown(cancel_futures=True)
         if failures:
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
+        (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         make_publishable(staging)
         _swap(staging, out)
         if pending:
