@@ -109,3 +109,32 @@ def test_export_refuses_to_replace_a_link_or_a_device(tmp_path: Path) -> None:
         assert "is not a regular file" in result.stderr and "Traceback" not in result.stderr
     assert link.is_symlink() and victim.read_text(encoding="utf-8") == "keep me"
     assert Path("/dev/null").is_char_device()
+
+
+def _blackpoker(*args: str, cwd: Path | None = None, stdout: object = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, stdout=stdout,  # type: ignore[call-overload]
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+
+
+def test_environment_problems_are_one_line_with_the_path_and_exit_1(tmp_path: Path) -> None:
+    """Not the toolkit's bugs (exit 70): an output folder that cannot be made, a full disk, a busy port
+    (issue 13, item 16)."""
+    import socket
+    built = _blackpoker("build", "--out", "/proc/blackpoker-site")
+    assert built.returncode == 1, built.stderr
+    assert built.stderr.strip().splitlines()[-1].startswith("/proc/") and "Traceback" not in built.stderr
+    with open("/dev/full", "w") as full:
+        exported = _blackpoker("export", stdout=full)
+    assert exported.returncode == 1 and exported.stderr.strip() == "No space left on device", exported.stderr
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        served = _blackpoker("serve", "--out", str(tmp_path / "site"), "--port", str(port))
+    assert served.returncode == 1, served.stderr
+    assert served.stderr.strip() == f"127.0.0.1:{port}: Address already in use"
+
+
+def test_nonsense_game_counts_are_refused() -> None:
+    played = _blackpoker("sim", "play", "--games", "-5")
+    assert played.returncode == 2 and "-5 is not in the range x>=1" in played.stderr

@@ -15,6 +15,7 @@ from blackpoker.core.paths import DEFINITIONS
 if TYPE_CHECKING:
     from blackpoker.core.model import Rules
 
+EXIT_ENVIRONMENT = 1  # permissions, a full disk, a busy port: one line with the path
 EXIT_DATA_ERROR = 2
 EXIT_INTERNAL = 70
 

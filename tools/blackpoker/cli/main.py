@@ -11,6 +11,7 @@ import click
 
 from blackpoker.cli.common import (
     EXIT_DATA_ERROR,
+    EXIT_ENVIRONMENT,
     EXIT_INTERNAL,
     definitions_argument,
     definitions_folder,
@@ -117,6 +118,11 @@ def main() -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except OSError as exc:  # the environment, not the toolkit: a folder not writable, a full disk, a busy port
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - a full or closed stdout must not fail again at exit
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"{where}{exc.strerror or exc}", err=True)
+        sys.exit(EXIT_ENVIRONMENT)
     except Exception as exc:  # a bug of ours, not the user's: say so plainly
         if os.environ.get("BLACKPOKER_DEBUG"):
             traceback.print_exc()

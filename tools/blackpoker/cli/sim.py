@@ -66,7 +66,8 @@ def run(files: tuple[Path, ...], quiet: bool) -> None:
 
 
 @sim.command()
-@click.option("--games", default=100, show_default=True, help="Number of games (per regulation).")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1),
+              help="Number of games (per regulation).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game (then seed+1, …).")
 @click.option("--format", "format_id", default="mast", show_default=True,
               type=click.Choice(["lite", "std", "pro", "mast", "all"]), help="Format ('all': every format).")

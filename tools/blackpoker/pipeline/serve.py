@@ -77,9 +77,12 @@ def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], str]
                 echo(state.message)
             time.sleep(interval)
 
-    threading.Thread(target=watch, daemon=True).start()
     out.mkdir(parents=True, exist_ok=True)
-    server = ThreadingHTTPServer(("127.0.0.1", port), partial(_handler(state, out)))
+    try:  # the port first: a busy port is reported before any build starts
+        server = ThreadingHTTPServer(("127.0.0.1", port), partial(_handler(state, out)))
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, f"127.0.0.1:{port}") from None
+    threading.Thread(target=watch, daemon=True).start()
     echo(f"serving {out} at http://127.0.0.1:{port}/ (Ctrl+C to stop)")
     try:
         server.serve_forever()
