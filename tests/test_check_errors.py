@@ -7,6 +7,8 @@ expected line and column are those of a marker in the edited file, found indepen
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -199,3 +201,25 @@ def test_every_problem_is_reported_not_only_the_first(defs: Path) -> None:
     assert {e.file for e in raised.value.errors} == {"defs/actions.yaml", "defs/fogs.yaml", "defs/frames.yaml"}
     assert len(raised.value.errors) == 3
 
+
+
+def test_a_file_linked_from_outside_the_folder_is_refused_unread(defs: Path, tmp_path: Path) -> None:
+    """A definitions file that is a link out of the folder is never read or echoed (issue 13, item 10)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:SECRET-HASH:19000:0:99999:7:::\n", encoding="utf-8")
+    (defs / "fogs.yaml").unlink()
+    (defs / "fogs.yaml").symlink_to(secret)
+    result = subprocess.run([sys.executable, "-m", "blackpoker", "check", "defs"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "defs/fogs.yaml:1:1: is a link to a file outside its folder" in result.stderr
+    assert "SECRET" not in result.stderr + result.stdout
+
+
+def test_a_huge_bad_value_is_quoted_as_a_short_excerpt(defs: Path) -> None:
+    path = defs / "actions.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    timing: main\n", "    timing: " + "ず" * 100_000 + "\n", 1), encoding="utf-8")
+    with pytest.raises(DefinitionErrors) as raised:
+        load_rules(defs)
+    message = str(raised.value.errors[0])
+    assert "is not one of 'main', 'quick'" in message and len(message) < 300

@@ -238,7 +238,7 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
         if not path.is_file():
             errors.append(DefinitionError(name, 1, 1, (), f"missing file; expected {f.name} in {display_path(directory, '.')}"))
             continue
-        src, problems = parse_yaml(path, name)
+        src, problems = parse_yaml(path, name, folder=directory)
         errors.extend(problems)
         if src is None:
             continue

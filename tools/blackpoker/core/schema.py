@@ -54,10 +54,12 @@ def validator_for(schema_name: str, schema_dir: Path = SCHEMAS) -> Any:
     return Validator(schema, registry=_registry(schema_dir))
 
 
+EXCERPT = 60  # characters of a bad value an error quotes: enough to find it, never a whole file
+
+
 def _quote(value: Any) -> str:
-    if isinstance(value, str):
-        return f"'{value}'"
-    return json.dumps(value, ensure_ascii=False)
+    text = f"'{value}'" if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= EXCERPT else text[:EXCERPT - 1] + "…"
 
 
 _TYPE_NAMES = {"string": "a string", "array": "a list", "object": "a mapping", "integer": "a whole number",

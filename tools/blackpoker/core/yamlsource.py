@@ -84,9 +84,13 @@ def _build(node: yaml.Node, path: tuple[PathPart, ...], src: SourceFile, loader:
     return loader.construct_object(node, deep=True)
 
 
-def parse_yaml(path: Path, display_name: str) -> tuple[SourceFile | None, list[DefinitionError]]:
-    """Parse one file. A syntax error comes back as a located DefinitionError, never as an exception."""
+def parse_yaml(path: Path, display_name: str, folder: Path | None = None) -> tuple[SourceFile | None, list[DefinitionError]]:
+    """Parse one file. A syntax error comes back as a located DefinitionError, never as an exception.
+    With ``folder``, a file that resolves outside it (a link out of the definitions) is refused unread."""
     src = SourceFile(display_name, None)
+    if folder is not None and not path.resolve().is_relative_to(folder.resolve()):
+        return None, [DefinitionError(display_name, 1, 1, (), "is a link to a file outside its folder; expected a "
+                                      "file in the folder (it is not read)")]
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
