@@ -59,6 +59,37 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
     return (node.start_mark.line + 1, node.start_mark.column + 1)
 
 
+MAX_DEPTH = 64  # nesting levels; the deepest definition (an effect's sub-list) needs about eight
+CORE_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map"))
+
+
+def _structure_problem(text: str, name: str) -> DefinitionError | None:
+    """What the definitions never need and a hostile file could abuse, found on the event stream (the parser is
+    not recursive, so this runs before anything is composed): deep nesting (a recursion crash), aliases (a
+    billion-laughs bomb, a self-referencing loop) and tags outside the YAML core schema."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        mark = event.start_mark
+        where = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        if isinstance(event, yaml.AliasEvent):
+            return DefinitionError(name, *where, (), f"the alias '*{event.anchor}' is not supported; "
+                                   "expected the value written out (anchors, aliases and '<<' merges are not read)")
+        if isinstance(event, yaml.ScalarEvent) and event.value == "<<" and event.implicit[0]:
+            return DefinitionError(name, *where, (), "the merge key '<<' is not supported; expected the fields "
+                                   "written out")
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag not in CORE_TAGS and tag != "!":
+            return DefinitionError(name, *where, (), f"the tag '{tag[:40]}' is not supported; expected plain YAML")
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return DefinitionError(name, *where, (), f"nested more than {MAX_DEPTH} levels deep; "
+                                       "expected the shallow structure of the schema")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+    return None
+
+
 def _build(node: yaml.Node, path: tuple[PathPart, ...], src: SourceFile, loader: _Loader,
            problems: list[DefinitionError]) -> Any:
     """Construct plain data from a node tree, recording positions and rejecting duplicate keys."""
@@ -100,6 +131,9 @@ def parse_yaml(path: Path, display_name: str, folder: Path | None = None) -> tup
     loader = _Loader(text)
     problems: list[DefinitionError] = []
     try:
+        refused = _structure_problem(text, display_name)
+        if refused is not None:
+            return None, [refused]
         node = loader.get_single_node()
         if node is None:
             return None, [DefinitionError(display_name, 1, 1, (), "the file is empty; expected a mapping")]
