@@ -59,3 +59,37 @@ def test_preview_rebuilds_on_change_and_tells_the_page(tmp_path: Path) -> None:
         time.sleep(0.05)
     assert len(builds) == 2
     assert _get(f"http://127.0.0.1:{port}/__build") != first
+
+
+def test_preview_answers_hostile_requests_plainly_and_reports_its_real_port(tmp_path: Path) -> None:
+    """--port 0 prints the port the system chose; a NUL or an over-long name is a 404, not a traceback; another
+    Host is refused (DNS rebinding) (issue 13, item 17)."""
+    import http.client
+    import re
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "index.html").write_text("<html><body>hello</body></html>", encoding="utf-8")
+    said: list[str] = []
+    thread = threading.Thread(target=serve, args=(tmp_path, out), daemon=True,
+                              kwargs={"port": 0, "rebuild": lambda: "ok", "echo": said.append, "interval": 60})
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not any("serving" in line for line in said) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", " ".join(said))
+    assert match and match.group(1) != "0", said
+    port = int(match.group(1))
+
+    def status(path: str, host: str | None = None) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        headers = {"Host": host} if host else {}
+        connection.request("GET", path, headers=headers)
+        code = connection.getresponse().status
+        connection.close()
+        return code
+
+    assert status("/") == 200
+    assert status("/%00") == 404
+    assert status("/" + "a" * 256) == 404
+    assert status("/", host=f"evil.example:{port}") == 421
+    assert status("/", host=f"localhost:{port}") == 200

@@ -28,12 +28,38 @@ class _State:
         self.message = "starting"
 
 
-def _handler(state: _State, directory: Path) -> type[SimpleHTTPRequestHandler]:
+def _handler(state: _State, directory: Path, port: int) -> type[SimpleHTTPRequestHandler]:
+    hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
+
     class Handler(SimpleHTTPRequestHandler):
+        timeout = 10  # seconds a connection may sit idle: a stalled client does not hold a thread forever
+
         def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
             super().__init__(*args, directory=str(directory), **kwargs)
 
+        def _refused(self) -> bool:
+            """Only this machine's own names: a page of another site that rebinds its name to 127.0.0.1 gets
+            nothing (DNS rebinding)."""
+            if self.headers.get("Host", "") in hosts:
+                return False
+            self.send_error(421, "Misdirected Request: this preview answers only 127.0.0.1 and localhost")
+            return True
+
         def do_GET(self) -> None:
+            if not self._refused():
+                self._safely(self._get)
+
+        def do_HEAD(self) -> None:
+            if not self._refused():
+                self._safely(super().do_HEAD)
+
+        def _safely(self, answer: Callable[[], None]) -> None:
+            try:
+                answer()
+            except (ValueError, OSError):  # a NUL, a name too long for the file system: not a file we serve
+                self.send_error(404, "File not found")
+
+        def _get(self) -> None:
             if self.path == "/__build":
                 self._send(str(state.build_number).encode(), "text/plain")
                 return
@@ -79,9 +105,11 @@ def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], str]
 
     out.mkdir(parents=True, exist_ok=True)
     try:  # the port first: a busy port is reported before any build starts
-        server = ThreadingHTTPServer(("127.0.0.1", port), partial(_handler(state, out)))
+        server = ThreadingHTTPServer(("127.0.0.1", port), partial(_handler(state, out, port)))
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, f"127.0.0.1:{port}") from None
+    port = server.server_address[1]  # --port 0: the one the system chose
+    server.RequestHandlerClass = partial(_handler(state, out, port))
     threading.Thread(target=watch, daemon=True).start()
     echo(f"serving {out} at http://127.0.0.1:{port}/ (Ctrl+C to stop)")
     try:
