@@ -168,3 +168,17 @@ def test_the_command_line_refuses_a_dangerous_out_with_exit_2(tmp_path: Path) ->
                             capture_output=True, text=True)
     assert result.returncode == 2, result.stderr
     assert "is or contains the current folder" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_edited_published_file_is_restored_by_the_next_build(defs: Path, tmp_path: Path) -> None:
+    """Published files are copies, not hard links into the cache: editing one changes neither the cache nor the
+    next build's output (issue 13, item 14)."""
+    out = tmp_path / "site"
+    build(defs, out, progress=lambda _: None, jobs=1)
+    before = _snapshot(out)
+    with (out / "flavors.txt").open("a", encoding="utf-8") as f:
+        f.write("x")
+    lines: list[str] = []
+    build(defs, out, progress=lines.append, jobs=1)
+    assert any("unchanged" in line for line in lines)  # copied from the cache, not run again
+    assert _snapshot(out) == before

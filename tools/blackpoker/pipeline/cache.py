@@ -7,7 +7,6 @@ store keeps one entry per step: its key and the files it produced, relative to t
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,12 +30,10 @@ def fingerprint(roots: Iterable[Path], *extra: str, suffixes: tuple[str, ...] | 
     return digest.hexdigest()
 
 
-def _link_or_copy(source: Path, target: Path) -> None:
+def _copy(source: Path, target: Path) -> None:
+    """A copy, never a hard link: an edit of a published file must not reach the cache, nor the next build."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)
+    shutil.copyfile(source, target)
 
 
 class StepCache:
@@ -60,7 +57,7 @@ class StepCache:
         root = entry / "files"
         for source in sorted(p for p in root.rglob("*") if p.is_file()):
             target = site / source.relative_to(root)
-            _link_or_copy(source, target)
+            _copy(source, target)
             files.append(target)
         return files
 
@@ -70,7 +67,7 @@ class StepCache:
         fresh = self.dir / f".{step}.new"
         shutil.rmtree(fresh, ignore_errors=True)
         for path in files:
-            _link_or_copy(path, fresh / "files" / path.relative_to(site))
+            _copy(path, fresh / "files" / path.relative_to(site))
         write_atomic(fresh / "parts", "\n".join(parts))
         write_atomic(fresh / "key", key)
         shutil.rmtree(entry, ignore_errors=True)
