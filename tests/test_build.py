@@ -127,6 +127,7 @@ def test_an_output_that_cannot_be_replaced_is_a_build_error_naming_it(defs: Path
         return real_rename(self, target)
 
     monkeypatch.setattr(Path, "rename", refuse)
+    monkeypatch.setattr(build_module, "exchange", lambda a, b: False)  # the two-rename way, where it can fail so
     with pytest.raises(BuildError, match=r"could not replace .*site: Directory not empty \(.*\.site\.old\)"):
         build(defs, out, progress=lambda _: None, jobs=1)
     assert sorted(_snapshot(out)) == ["flavors.txt", "names/actions.txt"]  # the last good site is still there
@@ -182,3 +183,35 @@ def test_an_edited_published_file_is_restored_by_the_next_build(defs: Path, tmp_
     build(defs, out, progress=lines.append, jobs=1)
     assert any("unchanged" in line for line in lines)  # copied from the cache, not run again
     assert _snapshot(out) == before
+
+
+def test_the_site_is_swapped_in_one_step_so_a_crash_leaves_a_complete_site(
+        defs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The new and the old tree exchange names atomically; a build killed right after the swap, before the old tree
+    is removed, leaves the new site complete under the output name (issue 13, item 11)."""
+    out = tmp_path / "site"
+    build(defs, out, progress=lambda _: None, jobs=1)
+    _edit(defs, "エンド", "エンドX")
+    real_remove = build_module.remove_tree
+
+    def killed(path: Path) -> None:
+        if path.name.endswith(".staging"):  # the old site, after the exchange
+            raise KeyboardInterrupt
+        real_remove(path)
+
+    monkeypatch.setattr(build_module, "remove_tree", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build(defs, out, progress=lambda _: None, jobs=1)
+    assert "エンドX" in (out / "names" / "actions.txt").read_text(encoding="utf-8")
+    assert sorted(_snapshot(out)) == ["flavors.txt", "names/actions.txt"]
+
+
+def test_without_an_atomic_exchange_the_two_renames_still_replace_the_site(
+        defs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "site"
+    build(defs, out, progress=lambda _: None, jobs=1)
+    monkeypatch.setattr(build_module, "exchange", lambda a, b: False)
+    _edit(defs, "エンド", "エンドY")
+    build(defs, out, progress=lambda _: None, jobs=1)
+    assert "エンドY" in (out / "names" / "actions.txt").read_text(encoding="utf-8")
+    assert not (tmp_path / ".site.old").exists()

@@ -31,7 +31,7 @@ from blackpoker.core.model import Rules
 from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.pipeline.cache import StepCache, fingerprint
 from blackpoker.pipeline.code import code_closure
-from blackpoker.pipeline.fsutil import make_publishable, remove_tree
+from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
 
 if TYPE_CHECKING:
     from blackpoker.pipeline.jobs import Scheduler
@@ -340,11 +340,15 @@ def _in_thread(future: Future[StepResult], fn: Callable[..., StepResult], *args:
 
 
 def _swap(staging: Path, out: Path) -> None:
-    """Replace ``out`` by ``staging`` with two renames; the old tree is removed only afterwards, read-only
-    content included (a leftover would block every later build)."""
+    """Replace ``out`` by ``staging`` in one atomic step where the system can (the two trees exchange names, so
+    a crash at any moment leaves a complete site), else with two renames; the old tree is removed afterwards,
+    read-only content included (a leftover would block every later build)."""
     old = out.parent / f".{out.name}.old"
     try:
         remove_tree(old)
+        if out.exists() and exchange(staging, out):
+            remove_tree(staging)  # now the old site
+            return
         if out.exists():
             out.rename(old)
         staging.rename(out)

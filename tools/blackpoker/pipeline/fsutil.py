@@ -37,6 +37,24 @@ def remove_tree(path: Path) -> None:
         shutil.rmtree(path, onerror=writable_and_retry)
 
 
+def exchange(a: Path, b: Path) -> bool:
+    """Swap two existing paths in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``): at every moment each
+    name holds a complete tree. False where the system cannot (another OS, an old kernel, some file systems)."""
+    import ctypes
+    import errno
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
 def write_atomic(path: Path, data: bytes | str) -> None:
     """Write to a temporary file beside ``path`` and rename it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
