@@ -151,11 +151,8 @@ def frames_list_their_entries(rules: m.Rules) -> Iterator[Problem]:
 def fogs_and_actions_agree(rules: m.Rules) -> Iterator[Problem]:
     actions = {a.id: a for a in rules.actions}
     placed = {f.placed_by for f in rules.fogs}
-    for f in rules.fogs:
-        action = actions.get(f.placed_by)
-        if action is None:
-            yield f.origin.sub("placed_by"), f"no action with id '{f.placed_by}'"
-            continue
+    for f in rules.fogs:  # the loader has refused a placed_by that names no action
+        action = actions[f.placed_by]
         if "フォグにキーカードを置" not in "".join(m.iter_text(action.effect)):
             yield f.origin.sub("placed_by"), f"action '{action.id}' does not put its key card in the fog"
     for a in rules.actions:

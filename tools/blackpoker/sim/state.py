@@ -249,13 +249,8 @@ class GameState:
         return cards
 
 
-def card_order(card: Card) -> tuple[str, int, int]:
-    """The cards' own order (``Card.sort_key``), for callers that sort by a key."""
-    return card.sort_key
-
-
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(set(cards), key=card_order)
+    return sorted(set(cards))
 
 
 def player_name(index: int | None) -> str:

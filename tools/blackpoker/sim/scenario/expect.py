@@ -14,7 +14,6 @@ from blackpoker.sim.state import (
     Character,
     GameState,
     Player,
-    card_order,
 )
 from blackpoker.sim.text import TYPE_NAMES, card_list, life_answer
 
@@ -110,7 +109,7 @@ def _exists(s: GameState, ref: str) -> bool:
 
 def _show(key: str, value: Any, path: tuple[Any, ...]) -> object:
     if key in ("hand", "graveyard", "fog", "life_top", "graveyard_top_in"):
-        return card_list(sorted(cards_at(value, path), key=card_order)) if key != "life_top" else \
+        return card_list(sorted(cards_at(value, path))) if key != "life_top" else \
             [str(c) for c in cards_at(value, path)]
     return value
 
@@ -136,7 +135,7 @@ def _actual(s: GameState, p: Player, key: str, want: Any, path: tuple[Any, ...])
         return str(p.graveyard[-1]) if p.graveyard else None
     if key == "field":
         return [_char_summary(s, ch) for ch in p.field]
-    return card_list(sorted(_cards_of(p, key), key=card_order))
+    return card_list(sorted(_cards_of(p, key)))
 
 def _same(s: GameState, p: Player, key: str, want: Any, path: tuple[Any, ...]) -> bool:
     if key == "life":
