@@ -60,7 +60,7 @@ def test_build_writes_every_step(defs: Path, tmp_path: Path) -> None:
     assert sorted(_snapshot(tmp_path / "site")) == ["flavors.txt", "names/actions.txt"]
     assert report.files == 2 and {r.name for r in report.results} == {"names", "flavors"}
     assert any("✓ names" in line for line in lines)
-    assert not list(tmp_path.glob(".site.*"))  # no staging or old tree left behind
+    assert [p.name for p in tmp_path.glob(".site.*")] == [".site.lock"]  # no staging or old tree left behind
 
 
 def test_unchanged_steps_are_reused_and_an_edit_rerenders_the_steps_that_read_it(defs: Path, tmp_path: Path) -> None:
@@ -96,7 +96,7 @@ def test_a_failed_build_leaves_the_previous_output(defs: Path, tmp_path: Path, o
     with pytest.raises(error, match=match):
         build(defs, out, progress=lambda _: None, jobs=1)
     assert _snapshot(out) == before
-    assert not list(tmp_path.glob(".site.*"))
+    assert [p.name for p in tmp_path.glob(".site.*")] == [".site.lock"]
 
 
 def test_published_files_are_readable_by_any_web_server_whatever_the_umask(defs: Path, tmp_path: Path) -> None:
@@ -215,3 +215,31 @@ def test_without_an_atomic_exchange_the_two_renames_still_replace_the_site(
     build(defs, out, progress=lambda _: None, jobs=1)
     assert "エンドY" in (out / "names" / "actions.txt").read_text(encoding="utf-8")
     assert not (tmp_path / ".site.old").exists()
+
+
+def test_the_step_cache_keeps_the_newest_entries_and_the_parts_they_were_made_from(tmp_path: Path) -> None:
+    import os
+
+    from blackpoker.pipeline.cache import StepCache
+    site = tmp_path / "site"
+    (site / "f.txt").parent.mkdir()
+    (site / "f.txt").write_text("x", encoding="utf-8")
+    cache = StepCache(tmp_path / "steps")
+    keys = [f"{n:064x}" for n in range(5)]
+    for n, key in enumerate(keys):
+        cache.store("step", key, site, [site / "f.txt"], [f"part-{n}"])
+        os.utime(tmp_path / "steps" / "step" / key, (n, n))  # entry n last used at time n
+    cache.store("step", keys[0], site, [site / "f.txt"], ["part-0"])  # stored twice: the first entry stays
+    assert cache.restore("step", keys[1], tmp_path / "restored") == [tmp_path / "restored" / "f.txt"]  # now newest
+    assert cache.retain() == {"part-1", "part-3", "part-4"}
+    assert sorted(p.name for p in (tmp_path / "steps" / "step").iterdir()) == sorted([keys[1], keys[3], keys[4]])
+    assert cache.restore("step", keys[0], tmp_path / "again") is None
+
+
+def test_the_cache_is_cleaned_only_when_no_other_build_uses_it(tmp_path: Path) -> None:
+    from blackpoker.pipeline.locks import CacheLease
+    building, cleaning = CacheLease(tmp_path), CacheLease(tmp_path)
+    with building.shared(), cleaning.alone() as alone:
+        assert not alone
+    with cleaning.alone() as alone:
+        assert alone

@@ -11,6 +11,8 @@ folder, so a failed build leaves the previous site exactly as it was.
 Two caches make rebuilds cheap (both under ``<out>/../.cache``, keyed by content):
 * ``steps``: a step whose inputs did not change is copied, not run;
 * ``parts``: rendered PDF pages and chapters (see pdfparts), so an edit re-renders only what shows it.
+Beside them, ``work/`` keeps one Sphinx environment per output folder. One build at a time writes an
+output folder; builds of different folders run side by side (locks.py).
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ class Context:
 
     runner: Scheduler
     parts: Path  # the part cache's folder
-    work: Path  # where steps keep state between builds (the rulebook's Sphinx environment)
+    work: Path  # where steps keep state between builds of this output (the rulebook's Sphinx environment)
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,7 @@ def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[
     from blackpoker.render.pdfparts import PartCache
     from blackpoker.render.rulebook import build_rulebook
     used: list[str] = []
-    files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook-work",
+    files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook",
                            runner=context.runner, cache=PartCache(context.parts), used=used)
     return files, _pdf_pages(files), used
 
@@ -236,8 +238,12 @@ class BuildReport:
 
 def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
           jobs: int | None = None, cache_dir: Path | None = None) -> BuildReport:
-    """Build everything from ``definitions`` into ``out``; raise BuildError or DefinitionErrors on failure."""
-    from blackpoker.pipeline.jobs import NORMAL, Scheduler, default_workers, process_pool
+    """Build everything from ``definitions`` into ``out``; raise BuildError or DefinitionErrors on failure.
+
+    One build at a time per output folder: a second one waits for the first (see locks.py). Builds of other
+    output folders may run at the same time and share the cache.
+    """
+    from blackpoker.pipeline.locks import CacheLease, output_lock
 
     start = time.perf_counter()
     rules = load_rules(definitions)  # fail fast, before any file is touched
@@ -247,13 +253,51 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     check_output(out, definitions)
     out.parent.mkdir(parents=True, exist_ok=True)
     cache_root = cache_dir or out.parent / ".cache"
+    with output_lock(out, progress):
+        check_output(out, definitions)  # again: the build we waited for may have changed the folder
+        lease = CacheLease(cache_root)
+        with lease.shared():
+            report = _build(definitions, rules, out, cache_root, progress, jobs)
+        with lease.alone() as alone:
+            if alone:  # no other build reads the cache: drop what no recent build uses
+                _clean_cache(cache_root, out)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _work_folder(cache_root: Path, out: Path) -> Path:
+    """Where the rulebook keeps its Sphinx environment for ``out``: one per output folder, so builds of two
+    outputs never share one."""
+    from hashlib import sha256
+    return cache_root / "work" / sha256(str(out).encode("utf-8")).hexdigest()[:16]
+
+
+def _clean_cache(cache_root: Path, out: Path) -> None:
+    """Keep the newest step entries, the parts they were made from and the newest Sphinx environments."""
+    from blackpoker.render.pdfparts import PartCache
+    PartCache(cache_root / "parts").retain(StepCache(cache_root / "steps").retain())
+    work = cache_root / "work"
+    if work.is_dir():
+        folders = sorted(work.iterdir(), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for folder in folders[StepCache.KEEP:]:
+            shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(cache_root / "rulebook-work", ignore_errors=True)  # the single folder of older versions
+
+
+def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progress: Callable[[str], None],
+           jobs: int | None) -> BuildReport:
+    """The build proper, holding the output folder's lock and a shared hold on the cache."""
+    from blackpoker.pipeline.jobs import NORMAL, Scheduler, default_workers, process_pool
+
     staging = out.parent / f".{out.name}.staging"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
     report = BuildReport(out)
     failures: list[str] = []
     cache = StepCache(cache_root / "steps")
-    kept_parts: set[str] = set()
+    work = _work_folder(cache_root, out)
+    work.mkdir(parents=True, exist_ok=True)
+    os.utime(work)  # most recently used: kept by the clean-up
     try:
         pending: list[tuple[Step, str]] = []
         for step in STEPS:
@@ -263,14 +307,13 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
             if restored is None:
                 pending.append((step, key))
                 continue
-            kept_parts.update(cache.parts(step.name))
             report.results.append(StepResult(step.name, tuple(restored), time.perf_counter() - t0, "unchanged"))
             progress(f"  = {step.title}: unchanged, {len(restored)} files reused")
         if pending:
             workers = jobs or default_workers()
             pool = process_pool(workers)  # before any thread starts: the workers are forked
             scheduler = Scheduler(pool, workers)
-            context = Context(scheduler, cache_root / "parts", cache_root)
+            context = Context(scheduler, cache_root / "parts", work)
             lock = threading.Lock()
             try:
                 futures: dict[Future[StepResult], tuple[Step, str]] = {}
@@ -308,7 +351,6 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
                     with lock:
                         files = _merge(step_dir, staging, result.files)
                         cache.store(step.name, key, staging, files, result.parts)
-                    kept_parts.update(result.parts)
                     report.results.append(result)
                     what = ", ".join(x for x in (f"{len(result.files)} files" if result.files else "", result.detail) if x)
                     progress(f"  ✓ {step.title}: {what} ({result.seconds:.1f} s)")
@@ -321,14 +363,10 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
         (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         make_publishable(staging)
         _swap(staging, out)
-        if pending:
-            from blackpoker.render.pdfparts import PartCache
-            PartCache(cache_root / "parts").retain(kept_parts)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         for step in STEPS:
             shutil.rmtree(out.parent / f".{out.name}.step-{step.name}", ignore_errors=True)
-    report.seconds = time.perf_counter() - start
     return report
 
 

@@ -1,0 +1,108 @@
+"""Builds at the same time: one at a time per output folder, and builds of different folders (sharing the
+cache and the Sphinx work area's parent) each publish exactly what they would alone.
+
+Slow (six full builds), but it is the promise that `make serve` and `make` may run together.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from blackpoker.core.paths import DEFINITIONS
+from blackpoker.pipeline.build import MARKER
+from blackpoker.pipeline.locks import lock_path
+
+OLD = "「防壁の次は兵士を出します。これが戦術の基本です。」"
+NEW = "「防壁の次は兵士を出します。これが戦術の基本だぜ。」"
+ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+
+def _modified(tmp_path: Path) -> Path:
+    target = tmp_path / "modified"
+    shutil.copytree(DEFINITIONS, target)
+    path = target / "actions.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert OLD in text
+    path.write_text(text.replace(OLD, NEW, 1), encoding="utf-8")
+    return target
+
+
+def _start(definitions: Path, out: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "blackpoker", "build", "--definitions", str(definitions),
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
+
+
+def _finish(process: subprocess.Popen[str]) -> str:
+    output, _ = process.communicate(timeout=900)
+    assert process.returncode == 0, output
+    return output
+
+
+def _snapshot(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and p.name != MARKER}
+
+
+def _differences(site: Path, reference: dict[str, bytes]) -> list[str]:
+    got = _snapshot(site)
+    return sorted(name for name in got.keys() | reference.keys() if got.get(name) != reference.get(name))
+
+
+def test_two_builds_of_different_definitions_at_once_each_publish_their_own_site(tmp_path: Path) -> None:
+    modified = _modified(tmp_path)
+    serial = tmp_path / "serial"
+    _finish(_start(DEFINITIONS, serial / "original"))
+    _finish(_start(modified, serial / "modified"))
+    original_site, modified_site = _snapshot(serial / "original"), _snapshot(serial / "modified")
+    assert original_site != modified_site
+    assert any(NEW.encode() in data for data in modified_site.values())
+
+    shared = tmp_path / "shared"  # both outputs in one folder: one cache, cold
+    a, b = _start(DEFINITIONS, shared / "a"), _start(modified, shared / "b")
+    _finish(a), _finish(b)
+    assert _differences(shared / "a", original_site) == []
+    assert _differences(shared / "b", modified_site) == []
+
+    # warm, and crossed over: each output's kept Sphinx environment and the cache entries hold the other text
+    a, b = _start(modified, shared / "a"), _start(DEFINITIONS, shared / "b")
+    _finish(a), _finish(b)
+    assert _differences(shared / "a", modified_site) == []
+    assert _differences(shared / "b", original_site) == []
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from blackpoker.pipeline.locks import output_lock
+with output_lock(Path(sys.argv[1]), print):
+    Path(sys.argv[2]).touch()
+    while not Path(sys.argv[3]).exists():
+        time.sleep(0.05)
+"""
+
+
+def test_a_second_build_of_one_output_waits_for_the_first_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    holding, release = tmp_path / "holding", tmp_path / "release"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(out), str(holding), str(release)], env=ENV)
+    try:
+        while not holding.exists():
+            assert holder.poll() is None, "the lock holder ended early"
+            time.sleep(0.05)
+        build = _start(DEFINITIONS, out)
+        assert build.stdout is not None
+        waiting = [build.stdout.readline() for _ in range(2)]
+        assert any("waiting: another build is writing" in line and f"process {holder.pid}" in line
+                   for line in waiting), waiting
+        assert build.poll() is None and not out.exists()  # it waits: nothing written yet
+        release.touch()
+        _finish(build)
+        assert (out / MARKER).is_file()
+    finally:
+        release.touch()
+        holder.wait(timeout=60)
+    assert lock_path(out).exists()  # kept beside the site for the next build
