@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -109,15 +110,31 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
 cli.add_command(sim)
 
 
+class Stopped(BaseException):
+    """Ctrl+C or SIGTERM, raised where the main thread is, so the build's clean-up runs (staging folders
+    removed, workers stopped); not KeyboardInterrupt, which click would turn into "Aborted!" and exit 1."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+
+def _stop(signum: int, _frame: object) -> None:
+    raise Stopped(signum)
+
+
 def main() -> None:
-    """Entry point: no traceback for the user; set BLACKPOKER_DEBUG=1 to see one."""
+    """Entry point: no traceback for the user; set BLACKPOKER_DEBUG=1 to see one. Ctrl+C and SIGTERM clean up
+    and exit 130 and 143."""
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         cli.main(standalone_mode=True)
     except SystemExit:
         raise
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
+    except (Stopped, KeyboardInterrupt) as exc:
+        signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
+        click.echo("interrupted" if signum == signal.SIGINT else "terminated", err=True)
+        sys.exit(128 + signum)
     except OSError as exc:  # the environment, not the toolkit: a folder not writable, a full disk, a busy port
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - a full or closed stdout must not fail again at exit
         where = f"{exc.filename}: " if exc.filename else ""

@@ -287,7 +287,7 @@ def _clean_cache(cache_root: Path, out: Path) -> None:
 def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progress: Callable[[str], None],
            jobs: int | None) -> BuildReport:
     """The build proper, holding the output folder's lock and a shared hold on the cache."""
-    from blackpoker.pipeline.jobs import NORMAL, Scheduler, default_workers, process_pool
+    from blackpoker.pipeline.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
 
     staging = out.parent / f".{out.name}.staging"
     shutil.rmtree(staging, ignore_errors=True)
@@ -315,6 +315,7 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
             scheduler = Scheduler(pool, workers)
             context = Context(scheduler, cache_root / "parts", work)
             lock = threading.Lock()
+            interrupted = True
             try:
                 futures: dict[Future[StepResult], tuple[Step, str]] = {}
                 threads = []
@@ -356,8 +357,9 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
                     progress(f"  ✓ {step.title}: {what} ({result.seconds:.1f} s)")
                 for thread in threads:
                     thread.join()
+                interrupted = False
             finally:
-                pool.shutdown(cancel_futures=True)
+                stop_pool(pool, now=interrupted)
         if failures:
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
         (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")

@@ -124,12 +124,45 @@ def default_workers() -> int:
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of forked workers, all started now (before the caller starts threads: forking then is unsafe)."""
+    """A pool of forked workers, all started now (before the caller starts threads: forking then is unsafe).
+
+    The workers die with this process, however it ends (even by SIGKILL), and leave Ctrl+C to it."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start,
+                               initargs=(os.getpid(),))
     for future in [pool.submit(os.getpid) for _ in range(workers)]:
         future.result()
     return pool
+
+
+def _worker_start(parent: int) -> None:
+    """In each worker: be killed when the parent dies (Linux ``PR_SET_PDEATHSIG``; the pool starts all its
+    workers from the thread that calls :func:`process_pool`, and the signal follows that thread), and ignore
+    Ctrl+C, which the parent handles by stopping the pool."""
+    import ctypes
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (AttributeError, OSError):
+        return  # not Linux: the parent's clean-up is all there is
+    pr_set_pdeathsig = 1
+    prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the signal was set
+        os._exit(1)
+
+
+def stop_pool(pool: ProcessPoolExecutor, *, now: bool) -> None:
+    """Shut the pool down; ``now`` (an interrupt or a failure): cancel what waits and kill the workers instead
+    of waiting for the jobs they run (a Sphinx build can take seconds)."""
+    if not now:
+        pool.shutdown(cancel_futures=True)
+        return
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in multiprocessing.active_children():  # this process's workers: the build starts no other
+        process.kill()
+    for process in multiprocessing.active_children():
+        process.join()
 
 
 def done(value: Any) -> Future[Any]:

@@ -1,0 +1,65 @@
+"""A build stopped from outside leaves no worker running and no half-made folder: killed (SIGKILL), its workers
+die with it; stopped (SIGTERM, Ctrl+C), it cleans up and exits 143 or 130."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+DEADLINE = 60.0  # seconds to wait for something that should happen at once; generous for a loaded machine
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found.update(int(n) for n in (task / "children").read_text().split())
+        except OSError:
+            pass
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie (an orphan that nobody has reaped yet is dead)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _wait_for(condition: object, what: str) -> None:
+    end = time.monotonic() + DEADLINE
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < end, f"still not {what} after {DEADLINE} s"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc (Linux)")
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGKILL, -signal.SIGKILL), (signal.SIGTERM, 143),
+                                              (signal.SIGINT, 130)])
+def test_a_stopped_build_leaves_no_worker_and_no_half_made_folder(tmp_path: Path, signum: int, code: int) -> None:
+    env = {**os.environ, "BLACKPOKER_WORKERS": "2"}
+    build = subprocess.Popen([sys.executable, "-m", "blackpoker", "build", "--out", str(tmp_path / "site")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        _wait_for(lambda: len(_children(build.pid)) >= 2, "two workers")
+        workers = _children(build.pid)
+        time.sleep(1.0)  # into the work: Sphinx and WeasyPrint running in the workers
+        assert build.poll() is None, "the build ended before it could be stopped"
+        build.send_signal(signum)
+        _, errors = build.communicate(timeout=DEADLINE)
+    finally:
+        if build.poll() is None:
+            build.kill()
+    assert build.returncode == code, errors
+    _wait_for(lambda: not any(_alive(pid) for pid in workers), "every worker gone")
+    if signum != signal.SIGKILL:
+        assert "Traceback" not in errors and errors.strip().endswith("interrupted" if signum == signal.SIGINT else "terminated")
+        left = sorted(p.name for p in tmp_path.iterdir() if p.name not in {".cache", ".site.lock"})
+        assert left == []  # no staging or step folder, and no site: the build never finished
