@@ -137,7 +137,9 @@ def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[
     from blackpoker.render.pdfparts import PartCache
     from blackpoker.render.rulebook import build_rulebook
     used: list[str] = []
+    step = next(s for s in STEPS if s.name == "rulebook")
     files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook",
+                           environment=kept_state_key(step),
                            runner=context.runner, cache=PartCache(context.parts), used=used)
     return files, _pdf_pages(files), used
 
@@ -181,13 +183,31 @@ CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # wh
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
 
 
+def _roots(step: Step) -> list[Path]:
+    """The files a step reads besides the definitions: the code it runs, the shared inputs and its own."""
+    return code_closure(step.code) + existing_inputs((*CODE, *step.inputs))
+
+
 def step_key(step: Step, definitions: Path, rules: Rules) -> str:
     """Everything a step's output depends on: definitions (or, for a step that shows no prose, the ruleset
-    without it), code, schemas, its own inputs, environment knobs."""
+    without it), code, schemas, its own inputs, the toolchain (versions, fonts), environment knobs."""
     from blackpoker.core.export import rules_digest
-    roots = ([definitions] if step.prose else []) + code_closure(step.code) + existing_inputs((*CODE, *step.inputs))
+    from blackpoker.pipeline.toolchain import toolchain
+    roots = ([definitions] if step.prose else []) + _roots(step)
     content = "" if step.prose else rules_digest(rules, prose=False)
-    return fingerprint(roots, step.name, content, os.environ.get("SOURCE_DATE_EPOCH", ""))
+    return fingerprint(roots, step.name, content, toolchain(), os.environ.get("SOURCE_DATE_EPOCH", ""))
+
+
+def kept_state_key(step: Step) -> str:
+    """What a step's state kept between builds (the rulebook's Sphinx environment) depends on but cannot
+    follow itself: the step's inputs except the definitions and the documents (``.md``), which Sphinx tracks."""
+    from blackpoker.pipeline.toolchain import toolchain
+    return fingerprint(_roots(step), step.name, toolchain(), skip_suffixes=(".md",))
+
+
+def build_inputs(definitions: Path) -> list[Path]:
+    """Every file or folder a build reads: what the preview watches (the union of the steps' keys)."""
+    return sorted({definitions.resolve(), *(path for step in STEPS for path in _roots(step))})
 
 
 def _run_step(step_name: str, definitions: str, step_dir: str) -> StepResult:

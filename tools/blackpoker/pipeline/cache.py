@@ -19,15 +19,17 @@ from blackpoker.pipeline.fsutil import write_atomic
 _KEY = re.compile("[0-9a-f]{64}")  # a step entry's name: its key
 
 
-def fingerprint(roots: Iterable[Path], *extra: str, suffixes: tuple[str, ...] | None = None) -> str:
-    """SHA-256 over the files under ``roots`` (sorted, with their paths) and ``extra``."""
+def fingerprint(roots: Iterable[Path], *extra: str, suffixes: tuple[str, ...] | None = None,
+                skip_suffixes: tuple[str, ...] = ()) -> str:
+    """SHA-256 over the files under ``roots`` (sorted, with their paths; only ``suffixes`` if given, none of
+    ``skip_suffixes``) and ``extra``."""
     digest = hashlib.sha256()
     for value in extra:
         digest.update(value.encode("utf-8") + b"\0")
     for root in sorted(roots):
         files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
         for path in files:
-            if "__pycache__" in path.parts or (suffixes and path.suffix not in suffixes):
+            if "__pycache__" in path.parts or (suffixes and path.suffix not in suffixes) or path.suffix in skip_suffixes:
                 continue
             digest.update(str(path.relative_to(root.parent)).encode("utf-8") + b"\0")
             digest.update(path.read_bytes())

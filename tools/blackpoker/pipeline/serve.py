@@ -14,10 +14,9 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from blackpoker.core.paths import existing_inputs
+from blackpoker.pipeline.build import build_inputs
 from blackpoker.pipeline.cache import fingerprint
 
-WATCHED = ("templates", "source", "scenarios", "tools/blackpoker")
 RELOAD_SNIPPET = b"""<script>(function(){var v=null;setInterval(function(){fetch('/__build').then(function(r){
 return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload()}v=t}).catch(function(){})},1000)})();</script>"""
 
@@ -89,7 +88,7 @@ def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], str]
           echo: Callable[[str], None] = print, interval: float = 1.0) -> None:
     """Serve ``out`` on 127.0.0.1:``port``; call ``rebuild`` whenever an input changes."""
     state = _State()
-    roots = [definitions] + existing_inputs(WATCHED)
+    roots = build_inputs(definitions)
 
     def watch() -> None:
         last = None

@@ -17,7 +17,6 @@ Coordinates kept here are PDF points from the bottom-left corner of the page, as
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import io
 import json
@@ -105,23 +104,11 @@ def part_key(kind: str, *values: str | bytes) -> str:
     return f"{kind}-{digest(kind, *values)}"
 
 
-FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.fonts", "~/.local/share/fonts")
-
-
-@functools.lru_cache(maxsize=1)
 def engine_version() -> str:
-    """What changes the bytes of a rendered part besides its content: versions, and the installed fonts."""
-    import os
-    from importlib.metadata import version
-
-    fonts = hashlib.sha256()
-    for folder in FONT_DIRS:
-        for root, dirs, files in os.walk(os.path.expanduser(folder)):
-            dirs.sort()
-            for name in sorted(files):
-                stat = os.stat(os.path.join(root, name))
-                fonts.update(f"{root}/{name} {stat.st_size} {stat.st_mtime_ns}\n".encode())
-    return f"{RECIPE} weasyprint {version('weasyprint')} pypdf {version('pypdf')} fonts {fonts.hexdigest()}"
+    """What changes the bytes of a rendered part besides its content: the recipe, the toolchain (versions and
+    installed fonts)."""
+    from blackpoker.pipeline.toolchain import toolchain
+    return f"{RECIPE} {toolchain()}"
 
 
 class PartCache:

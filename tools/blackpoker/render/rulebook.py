@@ -11,22 +11,20 @@ book is rendered chapter by chapter as cached parts (see book.py).
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
 import tempfile
 from pathlib import Path
 
 from blackpoker.core.errors import DefinitionErrors
-from blackpoker.core.paths import SOURCE, existing_inputs
+from blackpoker.core.paths import SOURCE
 from blackpoker.pipeline.cache import fingerprint
 from blackpoker.pipeline.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
 from blackpoker.render.pdfparts import PartCache
 
 PDF_NAME = "blackpoker.pdf"
 BOOKLET_NAME = "blackpoker-booklet.pdf"
-# Inputs that a kept Sphinx environment cannot follow: a change here starts it afresh.
-ENVIRONMENT_INPUTS = ("tools/blackpoker", "source/conf.py", "source/_templates", "source/_static",
-                      "scenarios/examples", "pyproject.toml")
 
 
 class RulebookError(Exception):
@@ -89,10 +87,13 @@ def render_pdf(html: Path, pdf: Path) -> None:
     write_atomic(pdf, relative_links(layout(html.read_text(encoding="utf-8"), base).write_pdf(), base))
 
 
-def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None) -> None:
-    """Keep the Sphinx environment in ``work_dir`` only if it was made from the same code and configuration."""
-    roots = existing_inputs(ENVIRONMENT_INPUTS)
-    stamp = fingerprint(roots, str(source.resolve()), str(Path(definitions).resolve()), repr(sorted((overrides or {}).items())))
+def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None,
+                 environment: str | None) -> None:
+    """Keep the Sphinx environment in ``work_dir`` only if it was made with the same ``environment`` (what it
+    depends on but cannot follow: code, configuration, templates; None: never keep one) for the same
+    definitions folder, source and options."""
+    stamp = fingerprint([], environment or os.urandom(16).hex(), str(source.resolve()),
+                        str(Path(definitions).resolve()), repr(sorted((overrides or {}).items())))
     stamp_file = work_dir / "stamp"
     if not stamp_file.is_file() or stamp_file.read_text(encoding="utf-8") != stamp:
         shutil.rmtree(work_dir, ignore_errors=True)
@@ -117,15 +118,22 @@ def sphinx_job(builder: str, definitions: Path, source: Path, work_dir: Path, ov
         raise
 
 
+# Sphinx's own bookkeeping in its output folder: .buildinfo.bak appears only in some incremental builds
+_NOT_PUBLISHED = shutil.ignore_patterns(".buildinfo.bak")
+
+
 def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_dir: Path | None = None,
                    source: Path = SOURCE, overrides: dict[str, str] | None = None, runner: Runner | None = None,
-                   cache: PartCache | None = None, used: list[str] | None = None) -> list[Path]:
+                   cache: PartCache | None = None, used: list[str] | None = None,
+                   environment: str | None = None) -> list[Path]:
     """Build the site into ``out_dir`` (``index.html`` at its root) and, with ``pdf``, the book and booklet.
 
     The Sphinx builds and the book's chapters run through ``runner`` (default: a pool made for the call,
     one worker per core); the book reuses the parts in ``cache`` (default: a folder in ``work_dir``);
-    ``used`` receives the cache keys it used. Raises :class:`DefinitionErrors` when the definitions do not load and :class:`RulebookError`
-    when Sphinx reports any warning. Returns the files written (site index, PDFs).
+    ``used`` receives the cache keys it used; a Sphinx environment kept in ``work_dir`` is reused only if it
+    was made with the same ``environment`` (see prepare_work). Raises :class:`DefinitionErrors` when the
+    definitions do not load and :class:`RulebookError` when Sphinx reports any warning. Returns the files
+    written (site index, PDFs).
     """
     from blackpoker.render.book import BookBuilder
 
@@ -141,7 +149,7 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
         work_dir = Path(temp.name)
     work_dir = Path(work_dir)
     try:
-        prepare_work(work_dir, definitions, source, overrides)
+        prepare_work(work_dir, definitions, source, overrides, environment)
         if pdf:  # first: the book's chapters wait for it; the web pages are written meanwhile, by the same
             # worker (``then``: Sphinx is loaded there, while the other worker has WeasyPrint for the chapters)
             runner.submit(sphinx_job, "singlehtml", Path(definitions), source, work_dir, overrides,
@@ -156,7 +164,7 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
             written += [out_dir / PDF_NAME, out_dir / BOOKLET_NAME]
         html.result()
         # copied, not linked: Sphinx rewrites its files in place in later builds
-        shutil.copytree(work_dir / "html", out_dir, dirs_exist_ok=True)
+        shutil.copytree(work_dir / "html", out_dir, dirs_exist_ok=True, ignore=_NOT_PUBLISHED)
         return written
     finally:
         if own_pool is not None:

@@ -1,0 +1,127 @@
+"""One declared list of what a build reads (the steps in pipeline/build.py): the cache keys, the kept Sphinx
+environment and the preview all derive from it, so an edit of any input kind shows, and an incremental build
+equals a clean one byte for byte.
+
+The end-to-end test edits a copy of the checkout (definitions, an action-list template, a document, the
+rulebook's CSS, a worked example, the code) and after each edit compares the incremental site with a build
+that has no step cache and no Sphinx environment. It is slow (a dozen builds).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from blackpoker.core.loader import load_rules
+from blackpoker.core.paths import DEFINITIONS, PACKAGE, ROOT, SCENARIOS, SCHEMAS, SOURCE, TEMPLATES
+from blackpoker.pipeline import build as build_module
+from blackpoker.pipeline import toolchain as toolchain_module
+from blackpoker.pipeline.build import MARKER, STEPS, build_inputs, kept_state_key, step_key
+from blackpoker.pipeline.code import code_closure
+
+
+def test_the_preview_watches_every_file_a_step_reads() -> None:
+    watched = build_inputs(DEFINITIONS)
+    assert DEFINITIONS.resolve() in watched
+
+    def covered(path: Path) -> bool:
+        return any(path == root or path.is_relative_to(root) for root in watched)
+
+    data = [p for folder in (SCHEMAS, TEMPLATES, SOURCE, SCENARIOS) for p in folder.rglob("*") if p.is_file()]
+    code = code_closure(m for step in STEPS for m in step.code)
+    assert data and all(covered(p) for p in data), [p for p in data if not covered(p)]
+    assert all(covered(p) for p in code)
+    assert not covered(PACKAGE / "pipeline" / "serve.py")  # the preview's own code changes no output
+
+
+def test_a_new_toolchain_changes_every_step_key_and_the_sphinx_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = load_rules(DEFINITIONS)
+    before = {s.name: step_key(s, DEFINITIONS, rules) for s in STEPS}
+    environment = kept_state_key(next(s for s in STEPS if s.name == "rulebook"))
+    monkeypatch.setattr(toolchain_module, "toolchain", lambda: "python 3.99 packages other fonts other")
+    after = {s.name: step_key(s, DEFINITIONS, rules) for s in STEPS}
+    assert all(before[name] != after[name] for name in before)
+    assert kept_state_key(next(s for s in STEPS if s.name == "rulebook")) != environment
+
+
+def test_the_sphinx_environment_follows_configuration_but_not_documents(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "source"
+    shutil.copytree(SOURCE, source)
+    monkeypatch.setattr(build_module, "existing_inputs", lambda names: [source])
+    step = build_module.Step("rulebook", "rulebook", inputs=("source",))
+    first = kept_state_key(step)
+    (source / "intro.md").write_text("changed", encoding="utf-8")
+    assert kept_state_key(step) == first  # Sphinx reads a changed document again by itself
+    (source / "_static" / "bp.css").write_text("body {}", encoding="utf-8")
+    assert kept_state_key(step) != first
+
+
+# --- end to end, in a copy of the checkout ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    copy = tmp_path_factory.mktemp("checkout")
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    for name in ("tools", "schemas", "templates", "source", "scenarios", "definitions"):
+        shutil.copytree(ROOT / name, copy / name, symlinks=True, ignore=ignore)
+    shutil.copy(ROOT / "pyproject.toml", copy)
+    return copy
+
+
+def _build(checkout: Path, out: Path) -> str:
+    env = {**os.environ, "PYTHONPATH": str(checkout / "tools")}
+    done = subprocess.run([sys.executable, "-m", "blackpoker", "build", "--out", str(out)], cwd=checkout, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def _snapshot(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and p.name != MARKER}
+
+
+def _reference(checkout: Path, folder: Path, parts: Path) -> dict[str, bytes]:
+    """A build with no step cache and no Sphinx environment; the rendered PDF parts (keyed by their HTML, CSS
+    and toolchain) are shared, or a dozen builds would render every page again."""
+    shutil.copytree(parts, folder / ".cache" / "parts")
+    _build(checkout, folder / "site")
+    return _snapshot(folder / "site")
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is no longer in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+EDITS = [  # (what, file, old, new, a published file that must change)
+    ("definitions", "definitions/ruleset.yaml", "edition: 第8.1版", "edition: 第8.1版改", "index.html"),
+    ("action-list template", "templates/actionlist/static/actionlist.css", "}", "}\n.edited { color: red; }",
+     "actionlist/html/assets/actionlist.css"),
+    ("document", "source/intro.md", "BlackPoker", "BlackPoker（改）", "intro.html"),
+    ("rulebook CSS", "source/_static/bp.css", "}", "}\n.edited { color: red; }", "_static/bp.css"),
+    ("worked example", "scenarios/examples/e03-damage-beyond-life.yaml", "title: ", "title: 改 ", None),
+    ("code", "tools/blackpoker/render/actionlist/__init__.py", '"""', '"""Edited. ', None),
+]
+
+
+def test_after_an_edit_of_every_input_kind_an_incremental_build_equals_a_clean_one(checkout: Path,
+                                                                                    tmp_path: Path) -> None:
+    site = tmp_path / "incremental" / "site"
+    _build(checkout, site)
+    for n, (what, name, old, new, shows) in enumerate(EDITS):
+        before = _snapshot(site)
+        _edit(checkout / name, old, new)
+        _build(checkout, site)
+        after = _snapshot(site)
+        if shows is not None:
+            assert after.get(shows) != before.get(shows), f"the {what} edit does not show in {shows}"
+        reference = _reference(checkout, tmp_path / f"clean-{n}", tmp_path / "incremental" / ".cache" / "parts")
+        differ = sorted(k for k in after.keys() | reference.keys() if after.get(k) != reference.get(k))
+        assert differ == [], f"after the {what} edit, the incremental build differs from a clean one"
