@@ -7,10 +7,11 @@ import socket
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.serve import serve
+from blackpoker.pipeline.serve import Outcome, serve
 
 
 def _free_port() -> int:
@@ -30,11 +31,11 @@ def test_preview_rebuilds_on_change_and_tells_the_page(tmp_path: Path) -> None:
     out = tmp_path / "site"
     builds: list[int] = []
 
-    def rebuild() -> str:
+    def rebuild() -> Outcome:
         builds.append(len(builds) + 1)
         out.mkdir(exist_ok=True)
         (out / "index.html").write_text(f"<html><body>build {len(builds)}</body></html>", encoding="utf-8")
-        return "ok"
+        return Outcome(True, "ok")
 
     port = _free_port()
     thread = threading.Thread(target=serve, args=(defs, out), daemon=True,
@@ -71,7 +72,7 @@ def test_preview_answers_hostile_requests_plainly_and_reports_its_real_port(tmp_
     (out / "index.html").write_text("<html><body>hello</body></html>", encoding="utf-8")
     said: list[str] = []
     thread = threading.Thread(target=serve, args=(tmp_path, out), daemon=True,
-                              kwargs={"port": 0, "rebuild": lambda: "ok", "echo": said.append, "interval": 60})
+                              kwargs={"port": 0, "rebuild": lambda: Outcome(True, "ok"), "echo": said.append, "interval": 60})
     thread.start()
     deadline = time.monotonic() + 10
     while not any("serving" in line for line in said) and time.monotonic() < deadline:
@@ -93,3 +94,49 @@ def test_preview_answers_hostile_requests_plainly_and_reports_its_real_port(tmp_
     assert status("/" + "a" * 256) == 404
     assert status("/", host=f"evil.example:{port}") == 421
     assert status("/", host=f"localhost:{port}") == 200
+
+
+def _wait(condition: Callable[[], bool], what: str, seconds: float = 300) -> None:
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, f"still not {what}"
+        time.sleep(0.1)
+
+
+def test_the_preview_shows_a_failed_build_in_the_page_and_rebuilds_when_the_file_is_fixed(tmp_path: Path) -> None:
+    """A file that made the build fail (here a YAML loop) is shown above the last good site; fixing it
+    rebuilds: the watcher survives every failure, because each build runs in a child process (item 9)."""
+    import os
+    import re
+    import subprocess
+    import sys
+    defs = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, defs)
+    ruleset = defs / "ruleset.yaml"
+    good = ruleset.read_text(encoding="utf-8")
+    said = tmp_path / "said.txt"
+    with said.open("w", encoding="utf-8") as log:
+        preview = subprocess.Popen([sys.executable, "-m", "blackpoker", "serve", "--definitions", str(defs),
+                                    "--out", str(tmp_path / "site"), "--port", "0"], stdout=log, stderr=log,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        _wait(lambda: "serving" in said.read_text(encoding="utf-8"), "serving")
+        port = int(re.findall(r"127\.0\.0\.1:(\d+)/", said.read_text(encoding="utf-8"))[0])
+        base = f"http://127.0.0.1:{port}"
+        _wait(lambda: _get(f"{base}/__build") == "1", "built once")
+        assert "bp-preview-error" not in _get(f"{base}/index.html")
+
+        ruleset.write_text(good + "loop: &r [*r]\n", encoding="utf-8")
+        _wait(lambda: _get(f"{base}/__build") == "2", "rebuilt after the bad edit")
+        page = _get(f"{base}/index.html")
+        assert "bp-preview-error" in page and "ruleset.yaml:" in page  # the located error, above the old site
+        assert "BlackPoker" in page
+
+        ruleset.write_text(good, encoding="utf-8")
+        _wait(lambda: _get(f"{base}/__build") == "3", "rebuilt after the fix")
+        assert "bp-preview-error" not in _get(f"{base}/index.html")
+        assert preview.poll() is None
+    finally:
+        preview.terminate()
+        preview.wait(timeout=60)
+    assert preview.returncode == 143

@@ -6,6 +6,7 @@ import os
 import signal
 import sys
 import traceback
+from functools import partial
 from pathlib import Path
 
 import click
@@ -87,8 +88,8 @@ def build(definitions: Path | None, out: Path) -> None:
 @click.option("--port", type=int, default=8000, show_default=True, help="The local port (127.0.0.1 only).")
 def serve(definitions: Path | None, out: Path, port: int) -> None:
     """Preview locally: rebuild when definitions, templates or source change, and reload the open pages."""
-    from blackpoker.pipeline.build import BuildError, OutputRefused, check_output
-    from blackpoker.pipeline.build import build as run_build
+    from blackpoker.pipeline.build import OutputRefused, check_output
+    from blackpoker.pipeline.serve import build_in_child
     from blackpoker.pipeline.serve import serve as run_serve
     defs = definitions_folder(definitions)
     try:
@@ -96,15 +97,8 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
     except OutputRefused as exc:
         click.echo(str(exc), err=True)
         sys.exit(EXIT_DATA_ERROR)
-
-    def rebuild() -> str:
-        try:
-            report = run_build(defs, out, progress=lambda line: click.echo(line, err=True))
-        except (DefinitionErrors, BuildError, OutputRefused) as exc:
-            return f"build failed (the preview keeps the last good build):\n{exc}"
-        return f"built {report.files} files in {report.seconds:.1f} s"
-
-    run_serve(defs, out, port=port, rebuild=rebuild, echo=lambda line: click.echo(line, err=True))
+    echo = partial(click.echo, err=True)
+    run_serve(defs, out, port=port, rebuild=build_in_child(defs, out, echo), echo=echo)
 
 
 cli.add_command(sim)
@@ -127,6 +121,9 @@ def main() -> None:
     and exit 130 and 143."""
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
+    if os.environ.get("BLACKPOKER_PARENT") == str(os.getppid()):  # a build the preview runs ends with the preview
+        from blackpoker.pipeline.jobs import die_with_parent
+        die_with_parent(os.getppid())
     try:
         cli.main(standalone_mode=True)
     except SystemExit:

@@ -136,16 +136,22 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def _worker_start(parent: int) -> None:
-    """In each worker: be killed when the parent dies (Linux ``PR_SET_PDEATHSIG``; the pool starts all its
-    workers from the thread that calls :func:`process_pool`, and the signal follows that thread), and ignore
-    Ctrl+C, which the parent handles by stopping the pool."""
-    import ctypes
+    """In each worker: die with the parent, and ignore Ctrl+C, which the parent handles by stopping the pool."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
+
+
+def die_with_parent(parent: int) -> None:
+    """Be killed when process ``parent`` (this one's parent) dies, however it ends, even by SIGKILL (Linux
+    ``PR_SET_PDEATHSIG``; elsewhere nothing). The signal follows the thread that started this process: the
+    pool starts all its workers from the thread that calls :func:`process_pool`."""
+    import ctypes
+    import signal
     try:
         prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (AttributeError, OSError):
-        return  # not Linux: the parent's clean-up is all there is
+        return
     pr_set_pdeathsig = 1
     prctl(pr_set_pdeathsig, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the signal was set

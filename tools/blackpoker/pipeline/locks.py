@@ -40,6 +40,7 @@ def _owner(path: Path) -> str:
 def output_lock(out: Path, progress: Callable[[str], None]) -> Iterator[None]:
     """Hold the lock of output folder ``out``; if another build holds it, say so and wait for it to finish."""
     path = lock_path(out)
+    path.touch()  # a folder where no file can be made: an OSError naming it (filelock would keep retrying)
     lock = FileLock(path, on_acquired=_write_owner, preserve_lock_file=True)
     try:
         lock.acquire(blocking=False)

@@ -1,15 +1,22 @@
 """``blackpoker serve``: a local preview that rebuilds on every change and reloads the open pages.
 
-A watcher polls the inputs' fingerprint; a change triggers a build (atomic, cached). The HTTP server serves
-the output folder and injects a few lines of script into HTML responses (never into the built files) that
-reload the page when the build number changes. Loopback only.
+A watcher polls the fingerprint of every input of the build (build.build_inputs); a change runs a build
+(atomic, cached) in a child process, so nothing a build does (a crash, a worker pool forked while the server's
+threads run) can stop the watcher or the server. The HTTP server serves the output folder and injects a few
+lines of script into HTML responses (never into the built files) that reload the page when the build number
+changes, and, while the last build failed, a banner with its errors above the last good site. Loopback only.
 """
 
 from __future__ import annotations
 
+import html
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -21,10 +28,47 @@ RELOAD_SNIPPET = b"""<script>(function(){var v=null;setInterval(function(){fetch
 return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload()}v=t}).catch(function(){})},1000)})();</script>"""
 
 
+BANNER = ('<div id="bp-preview-error" style="position:fixed;inset:0 0 auto 0;z-index:9999;max-height:50vh;'
+          'overflow:auto;margin:0;padding:.75em 1em;background:#fff3f3;color:#700;border-bottom:3px solid #c00;'
+          'font:14px/1.5 monospace"><strong>The build failed; this is the last good site.</strong>'
+          '<pre style="white-space:pre-wrap;margin:.5em 0 0">{}</pre></div>')
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one rebuild did: whether the site is new, and what the build said."""
+
+    ok: bool
+    message: str
+
+
+def build_in_child(definitions: Path, out: Path, echo: Callable[[str], None]) -> Callable[[], Outcome]:
+    """A rebuild that runs ``blackpoker build`` as a child process (which dies with this one) and reports its
+    progress lines through ``echo``."""
+
+    def rebuild() -> Outcome:
+        command = [sys.executable, "-m", "blackpoker", "build", "--definitions", str(definitions), "--out", str(out)]
+        env = {**os.environ, "BLACKPOKER_PARENT": str(os.getpid())}
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        assert child.stdout is not None
+        lines = []
+        for line in child.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("  "):  # a step's progress
+                echo(lines[-1])
+        child.wait()
+        said = [line for line in lines if not line.startswith("  ") and not line.startswith("checked definitions")]
+        if child.returncode == 0:
+            return Outcome(True, said[-1] if said else "built")
+        return Outcome(False, "\n".join(said) or f"the build exited with {child.returncode}")
+
+    return rebuild
+
+
 class _State:
     def __init__(self) -> None:
         self.build_number = 0
-        self.message = "starting"
+        self.error: str | None = None  # the last build's errors, while it failed
 
 
 def _handler(state: _State, directory: Path, port: int) -> type[SimpleHTTPRequestHandler]:
@@ -65,14 +109,20 @@ def _handler(state: _State, directory: Path, port: int) -> type[SimpleHTTPReques
             path = Path(self.translate_path(self.path))
             if path.is_dir():
                 path = path / "index.html"
+            error = state.error
+            banner = BANNER.format(html.escape(error)).encode("utf-8") if error else b""
             if path.suffix == ".html" and path.is_file():
-                body = path.read_bytes().replace(b"</body>", RELOAD_SNIPPET + b"</body>", 1)
+                body = path.read_bytes().replace(b"</body>", banner + RELOAD_SNIPPET + b"</body>", 1)
                 self._send(body, "text/html; charset=utf-8")
+                return
+            if error and not path.exists():  # no good site yet: the errors are the page
+                body = b"<!DOCTYPE html><html><body>" + banner + RELOAD_SNIPPET + b"</body></html>"
+                self._send(body, "text/html; charset=utf-8", status=503)
                 return
             super().do_GET()
 
-        def _send(self, body: bytes, content_type: str) -> None:
-            self.send_response(200)
+        def _send(self, body: bytes, content_type: str, status: int = 200) -> None:
+            self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
@@ -84,22 +134,30 @@ def _handler(state: _State, directory: Path, port: int) -> type[SimpleHTTPReques
     return Handler
 
 
-def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], str],
+def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], Outcome],
           echo: Callable[[str], None] = print, interval: float = 1.0) -> None:
-    """Serve ``out`` on 127.0.0.1:``port``; call ``rebuild`` whenever an input changes."""
+    """Serve ``out`` on 127.0.0.1:``port``; call ``rebuild`` whenever an input of the build changes."""
     state = _State()
     roots = build_inputs(definitions)
 
     def watch() -> None:
-        last = None
+        last: str | None = None
         while True:
-            current = fingerprint(roots)
-            if current != last:
-                last = current
-                echo("change detected: building …")
-                state.message = rebuild()
-                state.build_number += 1
-                echo(state.message)
+            try:
+                current = fingerprint(roots)
+                if current != last:
+                    last = current
+                    echo("change detected: building …")
+                    outcome = rebuild()
+                    state.error = None if outcome.ok else outcome.message
+                    state.build_number += 1
+                    echo(outcome.message)
+            except Exception as exc:  # the watcher outlives anything: say what happened, keep watching
+                message = f"the preview could not rebuild: {type(exc).__name__}: {exc}"
+                if message != state.error:
+                    state.error, last = message, None
+                    state.build_number += 1
+                    echo(message)
             time.sleep(interval)
 
     out.mkdir(parents=True, exist_ok=True)
