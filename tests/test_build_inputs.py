@@ -27,7 +27,8 @@ from blackpoker.pipeline.code import code_closure
 
 def test_the_preview_watches_every_file_a_step_reads() -> None:
     watched = build_inputs(DEFINITIONS)
-    assert DEFINITIONS.resolve() in watched
+    assert {p.resolve() for p in DEFINITIONS.glob("*.yaml")} <= set(watched)
+    assert (DEFINITIONS / "README.md").resolve() not in watched  # the folder's other files are not read
 
     def covered(path: Path) -> bool:
         return any(path == root or path.is_relative_to(root) for root in watched)

@@ -38,3 +38,90 @@ def test_hostile_yaml_is_refused_and_located(tmp_path: Path, appended: str, line
     assert result.returncode == 2, result.stderr[-500:]
     assert result.stderr.splitlines()[0].startswith(f"defs/ruleset.yaml:{lines + 1 + line}:{column}: {expected}")
     assert "Traceback" not in result.stderr
+
+
+def _check(defs: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "blackpoker", "check", defs.name], capture_output=True, text=True,
+                          cwd=defs.parent, timeout=120)
+
+
+@pytest.mark.parametrize(("insert", "expected"), [
+    (b"\x00", "the character U+0000 is not allowed in YAML"),
+    (b"\x07", "the character U+0007 is not allowed in YAML"),
+    (b"\xff", "not UTF-8 text: invalid start byte (byte 0xff)"),
+], ids=["nul", "control", "not-utf8"])
+def test_a_bad_byte_is_located_at_its_line_and_column(tmp_path: Path, insert: bytes, expected: str) -> None:
+    """Not at 1:1 with a byte offset: the line and column an editor shows (item 18)."""
+    defs = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, defs)
+    fogs = defs / "fogs.yaml"
+    lines = fogs.read_bytes().split(b"\n")
+    lines[9] = "日本".encode() + insert + lines[9][len("日本".encode()):]  # line 10, after two characters
+    fogs.write_bytes(b"\n".join(lines))
+    result = _check(defs)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines()[0] == f"defs/fogs.yaml:10:3: {expected}" + result.stderr.splitlines()[0].split(expected, 1)[1]
+    assert "Traceback" not in result.stderr
+
+
+def test_a_file_over_the_size_limit_is_refused_unparsed(tmp_path: Path) -> None:
+    from blackpoker.core.yamlsource import MAX_BYTES
+    defs = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, defs)
+    with (defs / "ruleset.yaml").open("a", encoding="utf-8") as f:
+        f.write("# " + "x" * MAX_BYTES + "\n")
+    result = _check(defs)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0].startswith("defs/ruleset.yaml:1:1: the file is larger than 10 MB")
+
+
+def test_a_scenario_that_is_a_device_is_a_one_line_environment_error(tmp_path: Path) -> None:
+    """A link to /dev/zero would be read for ever: refused unread, exit 1 (item 16)."""
+    link = tmp_path / "zero.yaml"
+    link.symlink_to("/dev/zero")
+    result = subprocess.run([sys.executable, "-m", "blackpoker", "sim", "run", str(link)], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.strip() == f"{link}: not a regular file (a device, a pipe or a folder); expected a YAML file"
+
+
+def test_an_unreadable_definitions_file_is_a_one_line_environment_error(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Permissions are the machine's state, not the text's: exit 1 and the path (item 16). As root no file is
+    unreadable, so reading it is made to fail the way the system fails it."""
+    import errno
+
+    from blackpoker.cli.main import main
+    defs = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, defs)
+    target = defs / "fogs.yaml"
+    real_open = Path.open
+
+    def refusing_open(self: Path, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        if self == target:
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "open", refusing_open)
+    monkeypatch.setattr(sys, "argv", ["blackpoker", "check", str(defs)])
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    assert stopped.value.code == 1
+    assert capsys.readouterr().err.strip() == f"{target}: Permission denied"
+
+
+def test_files_of_the_definitions_folder_that_are_not_definitions_are_not_read(tmp_path: Path) -> None:
+    """An extra file (notes, a link to a device) changes no build key and cannot fail the build (item 16)."""
+    from blackpoker.core.loader import load_rules
+    from blackpoker.pipeline.build import STEPS, step_key
+    defs = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, defs)
+    rules = load_rules(defs)
+    before = [step_key(s, defs, rules) for s in STEPS]
+    (defs / "notes.txt").write_text("memo", encoding="utf-8")
+    (defs / "zero").symlink_to("/dev/zero")
+    assert [step_key(s, defs, rules) for s in STEPS] == before
+    fogs = defs / "fogs.yaml"
+    fogs.write_text(fogs.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert [step_key(s, defs, rules) for s in STEPS] != before

@@ -16,7 +16,7 @@ from blackpoker.core.keycard import KeyCardSyntaxError, parse_key_card, render_k
 from blackpoker.core.paths import DEFINITIONS, SCHEMAS
 from blackpoker.core.schema import validate
 from blackpoker.core.targets import TargetSyntaxError, parse_target
-from blackpoker.core.yamlsource import SourceFile, parse_yaml
+from blackpoker.core.yamlsource import SourceFile, parse_yaml, read_input
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,7 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
     for f in FILES:
         name = display_path(directory, f.name)
         path = directory / f.name
-        if not path.is_file():
+        if not path.exists():
             errors.append(DefinitionError(name, 1, 1, (), f"missing file; expected {f.name} in {display_path(directory, '.')}"))
             continue
         src, problems = parse_yaml(path, name, folder=directory)
@@ -270,13 +270,18 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
 _LOADED: dict[str, m.Rules] = {}
 
 
+def definition_files(directory: Path) -> list[Path]:
+    """The files a ruleset is loaded from (other files in the folder, such as a README, are not read)."""
+    return [directory / f.name for f in FILES]
+
+
 def _content_key(directory: Path, schema_dir: Path, checks: bool) -> str | None:
     """SHA-256 of every definition and schema file's bytes; None if one cannot be read (then load normally)."""
     # the places in the model name the files as the user sees them: relative to the working directory
     digest = hashlib.sha256(f"{checks}\0{directory.resolve()}\0{os.getcwd()}\0".encode())
     try:
-        for path in [directory / f.name for f in FILES] + sorted(schema_dir.glob("*.json")):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        for path in definition_files(directory) + sorted(schema_dir.glob("*.json")):
+            digest.update(path.name.encode() + b"\0" + read_input(path) + b"\0")
     except OSError:
         return None
     return digest.hexdigest()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,19 +117,44 @@ def _build(node: yaml.Node, path: tuple[PathPart, ...], src: SourceFile, loader:
     return loader.construct_object(node, deep=True)
 
 
+MAX_BYTES = 10 * 2**20  # one input file; the largest definitions file is about 40 KB
+
+
+def read_input(path: Path) -> bytes:
+    """The bytes of an input file, at most ``MAX_BYTES`` + 1 of them. Anything but a regular file (a device
+    such as /dev/zero, a pipe, a folder) is refused unread, as an OSError naming it: that is the machine's
+    state, not a mistake in the text (exit 1, like a file that cannot be read)."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a folder); expected a YAML file",
+                      str(path))
+    with path.open("rb") as f:
+        return f.read(MAX_BYTES + 1)
+
+
+def _position(before: str) -> tuple[int, int]:
+    """Line and column (1-based) of the character that follows ``before``."""
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+
+
 def parse_yaml(path: Path, display_name: str, folder: Path | None = None) -> tuple[SourceFile | None, list[DefinitionError]]:
-    """Parse one file. A syntax error comes back as a located DefinitionError, never as an exception.
-    With ``folder``, a file that resolves outside it (a link out of the definitions) is refused unread."""
+    """Parse one file. A syntax error comes back as a located DefinitionError, never as an exception; a file
+    that cannot be read raises OSError (the environment, not the text). With ``folder``, a file that resolves
+    outside it (a link out of the definitions) is refused unread."""
     src = SourceFile(display_name, None)
     if folder is not None and not path.resolve().is_relative_to(folder.resolve()):
         return None, [DefinitionError(display_name, 1, 1, (), "is a link to a file outside its folder; expected a "
                                       "file in the folder (it is not read)")]
+    data = read_input(path)
+    if len(data) > MAX_BYTES:
+        return None, [DefinitionError(display_name, 1, 1, (), f"the file is larger than {MAX_BYTES // 2**20} MB; "
+                                      "expected a definitions or scenario file (the limit guards the build)")]
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, [DefinitionError(display_name, 1, 1, (), f"not UTF-8 text: {exc.reason} at byte {exc.start}")]
-    except OSError as exc:
-        return None, [DefinitionError(display_name, 1, 1, (), f"cannot read the file: {exc.strerror}")]
+        line, column = _position(data[:exc.start].decode("utf-8", errors="replace"))
+        return None, [DefinitionError(display_name, line, column, (), f"not UTF-8 text: {exc.reason} "
+                                      f"(byte 0x{data[exc.start]:02x}); expected a file saved as UTF-8")]
     loader = _Loader(text)
     problems: list[DefinitionError] = []
     try:
@@ -145,6 +172,12 @@ def parse_yaml(path: Path, display_name: str, folder: Path | None = None) -> tup
         if exc.context:
             what = f"{exc.context}: {what}" if exc.problem else exc.context
         return None, [DefinitionError(display_name, line, column, (), f"YAML syntax error: {what}")]
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, a control character)
+        # libyaml counts bytes of the UTF-8 text, the pure-Python reader characters
+        before = text[:exc.position] if exc.encoding == "unicode" else data[:exc.position].decode("utf-8", "replace")
+        line, column = _position(before)
+        return None, [DefinitionError(display_name, line, column, (), f"the character U+{exc.character:04X} is "
+                                      "not allowed in YAML; expected text (remove it)")]
     except yaml.YAMLError as exc:
         return None, [DefinitionError(display_name, 1, 1, (), f"YAML error: {exc}")]
     finally:

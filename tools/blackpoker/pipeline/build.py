@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.core.errors import DefinitionErrors
-from blackpoker.core.loader import load_rules
+from blackpoker.core.loader import definition_files, load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.pipeline.cache import StepCache, fingerprint
@@ -193,7 +193,7 @@ def step_key(step: Step, definitions: Path, rules: Rules) -> str:
     without it), code, schemas, its own inputs, the toolchain (versions, fonts), environment knobs."""
     from blackpoker.core.export import rules_digest
     from blackpoker.pipeline.toolchain import toolchain
-    roots = ([definitions] if step.prose else []) + _roots(step)
+    roots = (_definition_files(definitions) if step.prose else []) + _roots(step)
     content = "" if step.prose else rules_digest(rules, prose=False)
     return fingerprint(roots, step.name, content, toolchain(), os.environ.get("SOURCE_DATE_EPOCH", ""))
 
@@ -207,7 +207,11 @@ def kept_state_key(step: Step) -> str:
 
 def build_inputs(definitions: Path) -> list[Path]:
     """Every file or folder a build reads: what the preview watches (the union of the steps' keys)."""
-    return sorted({definitions.resolve(), *(path for step in STEPS for path in _roots(step))})
+    return sorted({*_definition_files(definitions), *(path for step in STEPS for path in _roots(step))})
+
+
+def _definition_files(definitions: Path) -> list[Path]:
+    return [path.resolve() for path in definition_files(definitions) if path.exists()]
 
 
 def _run_step(step_name: str, definitions: str, step_dir: str) -> StepResult:
