@@ -128,7 +128,7 @@ def test_an_output_that_cannot_be_replaced_is_a_build_error_naming_it(defs: Path
 
     monkeypatch.setattr(Path, "rename", refuse)
     monkeypatch.setattr(build_module, "exchange", lambda a, b: False)  # the two-rename way, where it can fail so
-    with pytest.raises(BuildError, match=r"could not replace .*site: Directory not empty \(.*\.site\.old\)"):
+    with pytest.raises(BuildError, match=r"could not replace .*site: Directory not empty \(.*/\.site\.build-[^/]*/old\)"):
         build(defs, out, progress=lambda _: None, jobs=1)
     assert sorted(_snapshot(out)) == ["flavors.txt", "names/actions.txt"]  # the last good site is still there
 
@@ -195,7 +195,7 @@ def test_the_site_is_swapped_in_one_step_so_a_crash_leaves_a_complete_site(
     real_remove = build_module.remove_tree
 
     def killed(path: Path) -> None:
-        if path.name.endswith(".staging"):  # the old site, after the exchange
+        if path.name.startswith(".site.build-"):  # the scratch folder, with the old site, after the exchange
             raise KeyboardInterrupt
         real_remove(path)
 
@@ -214,7 +214,35 @@ def test_without_an_atomic_exchange_the_two_renames_still_replace_the_site(
     _edit(defs, "エンド", "エンドY")
     build(defs, out, progress=lambda _: None, jobs=1)
     assert "エンドY" in (out / "names" / "actions.txt").read_text(encoding="utf-8")
-    assert not (tmp_path / ".site.old").exists()
+    assert [p.name for p in tmp_path.glob(".site.*")] == [".site.lock"]
+
+
+def test_a_folder_that_cannot_be_removed_is_reported_and_blocks_no_later_build(
+        defs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read-only content in the old site (or anything else that keeps it from being removed): the new site
+    is published, the build names the folder left behind, and the next build works (issue 13, item 12)."""
+    import errno
+    out = tmp_path / "site"
+    build(defs, out, progress=lambda _: None, jobs=1)
+    real_remove = build_module.remove_tree
+
+    def stuck(path: Path) -> None:
+        if path.name.startswith(".site.build-"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path / "site" / "names"))
+        real_remove(path)
+
+    monkeypatch.setattr(build_module, "remove_tree", stuck)
+    _edit(defs, "エンド", "エンドZ")
+    said: list[str] = []
+    build(defs, out, progress=said.append, jobs=1)
+    assert "エンドZ" in (out / "names" / "actions.txt").read_text(encoding="utf-8")
+    warning = [line for line in said if line.startswith("warning: could not remove")]
+    assert len(warning) == 1 and "Permission denied" in warning[0] and "remove it by hand" in warning[0]
+    monkeypatch.setattr(build_module, "remove_tree", real_remove)
+    _edit(defs, "エンドZ", "エンドW")
+    build(defs, out, progress=lambda _: None, jobs=1)  # not wedged; and the leftover is cleared
+    assert "エンドW" in (out / "names" / "actions.txt").read_text(encoding="utf-8")
+    assert [p.name for p in tmp_path.glob(".site.*")] == [".site.lock"]
 
 
 def test_the_step_cache_keeps_the_newest_entries_and_the_parts_they_were_made_from(tmp_path: Path) -> None:

@@ -5,8 +5,9 @@ lists, rulebook) render into folders beside the output. All heavy work goes to o
 processes, one per core: the simple steps are one job each; the action lists and the rulebook are run
 from threads here and hand their pieces (Sphinx builds, pages, chapters) to the same pool, so both cores
 stay busy until the end. The rulebook's thread starts first, alone until it has queued its single page: that
-heads the longest chain of work. Only when every step succeeded does the staging folder replace the output
-folder, so a failed build leaves the previous site exactly as it was.
+heads the longest chain of work. Everything is written in a scratch folder beside the output
+(``.<out>.build-…``); only when every step succeeded does its staging site replace the output folder, so a
+failed build leaves the previous site exactly as it was.
 
 Two caches make rebuilds cheap (both under ``<out>/../.cache``, keyed by content):
 * ``steps``: a step whose inputs did not change is copied, not run;
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -313,8 +315,9 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
     """The build proper, holding the output folder's lock and a shared hold on the cache."""
     from blackpoker.pipeline.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
 
-    staging = out.parent / f".{out.name}.staging"
-    shutil.rmtree(staging, ignore_errors=True)
+    _remove_leftovers(out)
+    scratch = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.build-"))  # beside out: one file system
+    staging = scratch / "site"
     staging.mkdir()
     report = BuildReport(out)
     failures: list[str] = []
@@ -347,8 +350,7 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
                 # chain of work, and the other threads would otherwise keep it from the interpreter lock
                 for step, key in sorted(pending, key=lambda p: not p[0].lead):
                     progress(f"  … {step.title}")
-                    step_dir = out.parent / f".{out.name}.step-{step.name}"
-                    shutil.rmtree(step_dir, ignore_errors=True)
+                    step_dir = scratch / f"step-{step.name}"
                     step_dir.mkdir()
                     if step.pipeline is not None:
                         future: Future[StepResult] = Future()
@@ -372,7 +374,7 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
                     except Exception as exc:
                         failures.append(f"{step.title}: {type(exc).__name__}: {exc}")
                         continue
-                    step_dir = out.parent / f".{out.name}.step-{step.name}"
+                    step_dir = scratch / f"step-{step.name}"
                     with lock:
                         files = _merge(step_dir, staging, result.files)
                         cache.store(step.name, key, staging, files, result.parts)
@@ -388,12 +390,25 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
         (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         make_publishable(staging)
-        _swap(staging, out)
+        _swap(staging, out, scratch / "old")
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        for step in STEPS:
-            shutil.rmtree(out.parent / f".{out.name}.step-{step.name}", ignore_errors=True)
+        try:  # the old site (after the swap) or the unfinished one, and the steps' folders
+            remove_tree(scratch)
+        except OSError as exc:  # the site is published; only this folder is left, and no later build minds it
+            progress(f"warning: could not remove {exc.filename or scratch} ({exc.strerror or exc}); "
+                     "it is not part of the site: remove it by hand")
     return report
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Scratch folders that an earlier build could not remove (killed, or read-only content): best effort, as
+    every build works in a folder of its own."""
+    for pattern in (f".{out.name}.build-*", f".{out.name}.staging", f".{out.name}.old", f".{out.name}.step-*"):
+        for leftover in out.parent.glob(pattern):
+            try:
+                remove_tree(leftover)
+            except OSError:
+                pass
 
 
 def _in_thread(future: Future[StepResult], fn: Callable[..., StepResult], *args: object) -> None:
@@ -403,19 +418,15 @@ def _in_thread(future: Future[StepResult], fn: Callable[..., StepResult], *args:
         future.set_exception(exc)
 
 
-def _swap(staging: Path, out: Path) -> None:
+def _swap(staging: Path, out: Path, old: Path) -> None:
     """Replace ``out`` by ``staging`` in one atomic step where the system can (the two trees exchange names, so
-    a crash at any moment leaves a complete site), else with two renames; the old tree is removed afterwards,
-    read-only content included (a leftover would block every later build)."""
-    old = out.parent / f".{out.name}.old"
+    a crash at any moment leaves a complete site), else with two renames (the old site moves to ``old``). The
+    old site is left where the caller removes it."""
     try:
-        remove_tree(old)
         if out.exists() and exchange(staging, out):
-            remove_tree(staging)  # now the old site
             return
         if out.exists():
             out.rename(old)
         staging.rename(out)
-        remove_tree(old)
     except OSError as exc:
-        raise BuildError(f"could not replace {out}: {exc.strerror or exc} ({exc.filename or old})") from None
+        raise BuildError(f"could not replace {out}: {exc.strerror or exc} ({exc.filename or out})") from None
