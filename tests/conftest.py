@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.render.rulebook import build_rulebook
+
+# The property and fuzz tests have fixed budgets (max_examples); in CI they also draw the same examples on every
+# run, so a red CI is a change of the code, not of luck. Locally each run explores new inputs.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")

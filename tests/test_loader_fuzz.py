@@ -68,3 +68,40 @@ def test_loader_only_answers_with_clean_errors(tmp_path_factory, mutation: tuple
             assert error.line >= 1 and error.column >= 1
             assert error.file.endswith(".yaml") and error.message
             assert "Traceback" not in error.message
+
+
+@st.composite
+def damaged_bytes(draw: st.DrawFn) -> tuple[str, bytes]:
+    """A definitions file with bytes inserted, deleted or overwritten: what a bad editor, a bad merge or a bad
+    disk leaves (stray NUL and control bytes, cut UTF-8 sequences, broken indentation, stray brackets)."""
+    name = draw(st.sampled_from(FILES))
+    data = bytearray((DEFINITIONS / name).read_bytes())
+    noise = st.one_of(st.binary(min_size=1, max_size=4), st.sampled_from([b"\x00", b"\x1b", b"\xe3\x81", b"[", b"{",
+                                                                          b": ", b"\n  ", b"&a ", b"*a", b"!!", b"\t"]))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(data)))
+        action = draw(st.sampled_from(["insert", "delete", "overwrite"]))
+        if action == "insert":
+            data[at:at] = draw(noise)
+        elif action == "delete":
+            del data[at:at + draw(st.integers(1, 40))]
+        else:
+            chunk = draw(noise)
+            data[at:at + len(chunk)] = chunk
+    return name, bytes(data)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damaged_bytes())
+def test_damaged_files_get_located_errors_never_a_crash(tmp_path_factory, damage: tuple[str, bytes]) -> None:
+    name, data = damage
+    target = tmp_path_factory.mktemp("defs")
+    shutil.copytree(DEFINITIONS, target, dirs_exist_ok=True)
+    (target / name).write_bytes(data)
+    try:
+        load_rules(target)
+    except DefinitionErrors as exc:
+        for error in exc.errors:
+            assert error.line >= 1 and error.column >= 1 and error.message
+            if error.file.endswith(name):
+                assert error.line <= data.count(b"\n") + 2  # a real place in the file
