@@ -36,6 +36,7 @@ html_last_updated_fmt = None
 html_show_sourcelink = False
 html_copy_source = False
 html_show_sphinx = False
+html_use_index = False  # the book's own index is 索引 (sakuin.md); Sphinx's would be an empty page
 html_theme_options = {"navigation_with_keys": True}
 
 # The action lists and PDFs beside the site are produced by other parts of the same build.

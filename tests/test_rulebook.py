@@ -350,3 +350,18 @@ def test_book_from_chapters_looks_exactly_like_the_single_page_as_one_document(
     # chapter 4's groups are parts of their own, with their own font subsets: a few glyph pixels may differ
     assert pages_that_differ(reference, site / PDF_NAME, dpi=30, stray=24) == []
     assert structure(site / PDF_NAME) == structure(reference)
+
+
+def test_the_theme_speaks_japanese_and_advertises_no_empty_index(built_rulebook: tuple[Path, Path]) -> None:
+    """furo's labels (issue 14, item 6) in Japanese on every page; Sphinx's empty genindex is not built."""
+    site, _ = built_rulebook
+    english = ("On this page", "Back to top", "Made with", ">Next<", ">Previous<", "Skip to content")
+    pages = sorted(site.glob("*.html"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert not [label for label in english if label in text], page.name
+        assert "genindex" not in text, page.name
+    core = (site / "core.html").read_text(encoding="utf-8")
+    assert "このページの内容" in core and "ページの先頭へ" in core
+    assert not (site / "genindex.html").exists()

@@ -150,7 +150,7 @@ def _pages_to_rewrite(app: Sphinx, env: Any) -> list[str]:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from blackpoker.sphinxext import cover, examples, figures, index, lists, notes, numref, search, tables
+    from blackpoker.sphinxext import cover, examples, figures, index, labels, lists, notes, numref, search, tables
 
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
@@ -160,6 +160,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("blackpoker_index_terms", "index-terms.yaml", "env", types=frozenset({str}))
     app.connect("config-inited", _load, priority=400)
     app.connect("builder-inited", _builder_inited)
+    app.connect("builder-inited", labels.add_japanese_labels)
     app.connect("builder-inited", search.load_words)
     app.connect("build-finished", search.save_words)
     app.connect("html-page-context", _page_context)
