@@ -37,6 +37,12 @@ class Located(Exception):
     def __init__(self, path: tuple[Any, ...], message: str) -> None:
         self.path, self.message = path, message
 
+def unplayable(what: str, exc: Exception) -> str:
+    """The message for an exception the simulator raised on a scenario that passed every check: the scenario is
+    still named at the text that led there, with what went wrong (a bug of the checks or of the simulator)."""
+    return (f"the simulator cannot play {what} ({type(exc).__name__}: {exc}); expected a position and a script "
+            "the rules can reach (if they are, this is a bug in the simulator)")
+
 def card_at(text: str, path: tuple[Any, ...]) -> Card:
     try:
         return parse_card(str(text))

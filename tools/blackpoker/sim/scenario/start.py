@@ -14,7 +14,7 @@ from blackpoker.core.errors import format_path
 from blackpoker.core.model import Action, Rules, Speed
 from blackpoker.core.targets import TargetSpec
 from blackpoker.sim.abilities import soldier_type
-from blackpoker.sim.frames import SETUP_CHOICES, SetupChoice, check_regulation, default_deck, preset
+from blackpoker.sim.frames import SETUP_CHOICES, SetupChoice, SetupError, check_regulation, default_deck, preset
 from blackpoker.sim.requests import available_actions, key_zone, regulation_name, target_candidates
 from blackpoker.sim.scenario.refs import (
     PLAYER_INDEX,
@@ -29,6 +29,7 @@ from blackpoker.sim.scenario.refs import (
     located,
     mark_at,
     target_at,
+    unplayable,
 )
 from blackpoker.sim.setup import begin, new_game
 from blackpoker.sim.state import (
@@ -57,6 +58,10 @@ def build_start(scenario: Scenario, rules: Rules, *, record: bool = False) -> Ga
         return _build_start(scenario, rules, record)
     except Located as exc:
         raise located(scenario, exc) from None
+    except SetupError:
+        raise  # a refused regulation, deck or setup choice: behaviour a scenario expects (setup_error)
+    except Exception as exc:  # a position the checks let through and the simulator cannot set up
+        raise located(scenario, Located(("start",), unplayable("this position", exc))) from exc
 
 def _deck(rules: Rules, scenario: Scenario, spec: dict[str, Any], path: Where) -> tuple[Card, ...]:
     """A deck from its scenario spec: the frame's default deck changed by cards / without / add / size."""
