@@ -81,8 +81,8 @@ def _choice(item: dict[str, Any], allowed: frozenset[str] | None, frame: str, pa
     if allowed is not None:
         for key in item:
             if key not in allowed:
-                wanted = ", ".join(sorted(allowed)) or "none"
-                raise Located(path + (key,), f"the {frame} setup has no '{key}' choice; expected only: {wanted}")
+                wanted = "only " + ", ".join(sorted(allowed)) if allowed else "no choices"
+                raise Located(path + (key,), f"the {frame} setup has no '{key}' choice; expected {wanted}", key=True)
 
     def one(key: str) -> Card | None:
         return card_at(item[key], path + (key,)) if key in item else None
@@ -96,7 +96,7 @@ def _setup_start(scenario: Scenario, rules: Rules, record: bool) -> GameState:
     for key in start:
         if key not in SETUP_KEYS:
             raise Located(("start", key), f"'{key}' is not read when 'setup' deals the position; expected only "
-                                          "'setup' and 'seed' (or a position written out without 'setup')")
+                                          "'setup' and 'seed' (or a position written out without 'setup')", key=True)
     setup = start["setup"]
     allowed = SETUP_CHOICES.get(scenario.frame or "")
     decks = tuple(_deck(rules, scenario, setup.get("decks", {}).get(name, {}), ("start", "setup", "decks", name))
@@ -243,10 +243,12 @@ def _check_stage_keys(action: Action, keys: tuple[Card, ...], path: Where) -> No
     elif action.key is None:
         if keys:
             raise Located(where, f"{action.name} has no key card; expected no keys")
+    elif not keys:
+        raise Located(where, f"{action.name} has key cards 「{action.key_card}」 and none are given; expected keys "
+                             "that meet it")
     elif not action.key.accepts(keys):
-        got = card_list(keys) if keys else "none"
-        raise Located(where, f"the key cards {got} do not meet {action.name}'s 「{action.key_card}」; expected "
-                             "keys that do")
+        raise Located(where, f"the key cards {card_list(keys)} do not meet {action.name}'s 「{action.key_card}」; "
+                             "expected keys that do")
 
 def _check_stage_targets(s: GameState, controller: int, action: Action, keys: tuple[Card, ...],
                          targets: tuple[Target, ...], item: dict[str, Any], path: Where) -> None:
