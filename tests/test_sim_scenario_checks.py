@@ -165,7 +165,7 @@ def test_preset_on_a_life_of_one_joker_in_lite(tmp_path: Path) -> None:
     ("  turn: A\n", "  turn: A\n  abilities:\n    - {scope: this, size: 1}\n", "8:7: start.abilities[0]",
      "missing required field 'target'"),
     ("  turn: A\n", "  turn: A\n  abilities:\n    - {scope: all, size: 1, target: 'A:S3'}\n",
-     "8:37: start.abilities[0].target", "a 'all' ability has no target"),
+     "8:37: start.abilities[0].target", "an ability of scope 'all' has no target"),
     ("  turn: A\n", "  turn: A\n  preset: [A, A]\n", "7:11: start.preset", "has duplicate items"),
     # the setup deals the position: a position written beside it would be ignored
     ("  turn: A\n", "  setup: {}\n  turn: A\n", "7:3: start.turn", "'turn' is not read when 'setup' deals"),

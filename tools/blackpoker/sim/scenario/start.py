@@ -313,8 +313,8 @@ def _modifier(s: GameState, i: int, item: dict[str, Any]) -> Modifier:
     if item["scope"] == "this" and "target" not in item:
         raise Located(path, "a 'this' ability needs the character it is on; expected target: 'A:♠7'")
     if item["scope"] != "this" and "target" in item:
-        raise Located(path + ("target",), f"a '{item['scope']}' ability has no target; expected scope: this, or "
-                                          "no target")
+        raise Located(path + ("target",), f"an ability of scope '{item['scope']}' has no target; expected scope: "
+                                          "this, or no target")
     target = character_at(s, item["target"], path + ("target",)) if "target" in item else None
     return Modifier(item["scope"], PLAYER_INDEX[item.get("player", "A")], int(item.get("timestamp", i)),
                     size=int(item.get("size", 0)), can_attack=item.get("can_attack"), target=target,
