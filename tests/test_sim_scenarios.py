@@ -104,7 +104,7 @@ start:
     (BASE.replace("hand: [H2]", "hand: [X9]"), "bad.yaml:9:14", "X9"),
     (BASE.replace("format: lite", "format: huge"), "bad.yaml:4:9", "'huge' is not one of"),
     (BASE + "script:\n  - {player: A, request: ヒールアップ}\n", "bad.yaml:11:26", "no action"),
-    (BASE.replace("hand: [H2]", "hand: [H2, H2]"), "bad.yaml:9:7", "listed twice"),
+    (BASE.replace("hand: [H2]", "hand: [H2, H2]"), "bad.yaml:9:18", "listed twice"),
     (BASE + "  oops: [\n", "bad.yaml:", "YAML syntax error"),
     (BASE.replace("format: lite", "format: lite\nframe: pak"), "bad.yaml:5:8", "'pak' is not a frame"),
     (BASE.replace("hand: [H2]", "rare: [H2]"), "bad.yaml:9:7", "need a frame"),

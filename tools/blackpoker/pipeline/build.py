@@ -151,10 +151,17 @@ def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     from blackpoker.sim.scenario import load_scenario, run_scenario
     rules = load_rules(definitions)
     paths = sorted(SCENARIOS.rglob("*.yaml"))
-    failed = []
+    failed: list[str] = []  # one entry per failing scenario, each naming its file
     for path in paths:
         name = f"scenarios/{path.relative_to(SCENARIOS).as_posix()}"
-        result = run_scenario(rules, load_scenario(path, rules, display_name=name))
+        try:
+            result = run_scenario(rules, load_scenario(path, rules, display_name=name))
+        except DefinitionErrors as exc:  # malformed or impossible: each problem as file:line:col
+            failed.append("\n".join(str(error) for error in exc.errors))
+            continue
+        except Exception as exc:  # whatever else goes wrong, the reader learns which scenario it was
+            failed.append(f"{name}: {type(exc).__name__}: {exc}")
+            continue
         if not result.passed:
             lines = [e.line() for e in result.expectations if not e.passed] or ["no expectation was checked"]
             failed.append(f"{name}: " + "; ".join(lines))

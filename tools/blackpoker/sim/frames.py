@@ -208,6 +208,11 @@ def _extra(s: _Setup) -> None:
 SETUPS: dict[str, Callable[[_Setup], None]] = {
     "entry20": _entry20, "pack": _pack, "rarepack": _rarepack, "strategy": _strategy, "extra": _extra,
 }
+# The :class:`SetupChoice` fields each setup reads ("" is the common 2.9, which has no choices).
+SETUP_CHOICES: dict[str, frozenset[str]] = {
+    "": frozenset(), "entry20": frozenset(), "pack": frozenset(), "rarepack": frozenset({"rare"}),
+    "strategy": frozenset({"starting", "rare"}), "extra": frozenset({"trumps", "starting", "rare", "reveal"}),
+}
 
 
 def setup_frame(state: GameState, frame: Frame, decks: tuple[tuple[Card, ...], tuple[Card, ...]],

@@ -53,7 +53,10 @@ def load(path: Path, rules: Rules) -> Any:
 def play(rules: Rules, scenario: Any) -> PlayedExample:
     """Run one example; raise ExampleFailed (with the failing expectations) if it no longer holds."""
     from blackpoker.sim.scenario import run_scenario
-    result = run_scenario(rules, scenario)
+    try:
+        result = run_scenario(rules, scenario)
+    except DefinitionErrors as exc:  # a reference that does not resolve at its step, located
+        raise ExampleFailed("\n" + str(exc)) from None
     if not result.passed:
         failed = [e for e in result.expectations if not e.passed]
         detail = "\n".join(f"  {e.line()}" for e in failed) or "  (no expectation was checked)"

@@ -34,8 +34,16 @@ class Scenario:
     frame: str | None = None
 
 class Located(Exception):
-    def __init__(self, path: tuple[Any, ...], message: str) -> None:
-        self.path, self.message = path, message
+    """A problem at a data path of the scenario (``key``: at the mapping key rather than its value)."""
+
+    def __init__(self, path: tuple[Any, ...], message: str, *, key: bool = False) -> None:
+        self.path, self.message, self.key = path, message, key
+
+def unplayable(what: str, exc: Exception) -> str:
+    """The message for an exception the simulator raised on a scenario that passed every check: the scenario is
+    still named at the text that led there, with what went wrong (a bug of the checks or of the simulator)."""
+    return (f"the simulator cannot play {what} ({type(exc).__name__}: {exc}); expected a position and a script "
+            "the rules can reach (if they are, this is a bug in the simulator)")
 
 def card_at(text: str, path: tuple[Any, ...]) -> Card:
     try:
@@ -47,7 +55,7 @@ def cards_at(items: list[Any], path: tuple[Any, ...]) -> tuple[Card, ...]:
     return tuple(card_at(t, path + (i,)) for i, t in enumerate(items))
 
 def located(scenario: Scenario, exc: Located) -> DefinitionErrors:
-    return DefinitionErrors([scenario.src.error(exc.path, exc.message)])
+    return DefinitionErrors([scenario.src.error(exc.path, exc.message, key=exc.key)])
 
 def fog_at(rules: Rules, text: str, path: tuple[Any, ...]) -> str:
     for f in rules.fogs:

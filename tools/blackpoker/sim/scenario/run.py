@@ -12,7 +12,17 @@ from blackpoker.sim.errors import IllegalDecision
 from blackpoker.sim.frames import SetupError
 from blackpoker.sim.requests import cost_letters
 from blackpoker.sim.scenario.expect import ExpectationResult, ScenarioResult, _check
-from blackpoker.sim.scenario.refs import PLAYER_INDEX, Located, Scenario, action_at, cards_at, character_at, located, target_at
+from blackpoker.sim.scenario.refs import (
+    PLAYER_INDEX,
+    Located,
+    Scenario,
+    action_at,
+    cards_at,
+    character_at,
+    located,
+    target_at,
+    unplayable,
+)
 from blackpoker.sim.scenario.start import build_start
 from blackpoker.sim.state import (
     GameState,
@@ -108,6 +118,10 @@ def run_scenario(rules: Rules, scenario: Scenario) -> ScenarioResult:
                 result.expectations.append(ExpectationResult(i, "illegal", ok, expected_error, exc.rule))
                 if expected_error is None:
                     break
+            except Located:
+                raise
+            except Exception as exc:  # a step the position cannot take, however it got past the checks
+                raise Located(path, unplayable("this step", exc)) from exc
             if state.pending is not None:
                 result.transcript.append(f"　→ {player_name(state.pending.player)} が選ぶ: {state.pending.prompt}")
         if "expect" in data:
