@@ -335,3 +335,10 @@ def test_pages_name_the_japanese_font_first(pages: dict[str, str], site: tuple[P
 
 def test_rendering_is_deterministic(rules: Rules, pages: dict[str, str]) -> None:
     assert render_pages(rules) == pages
+
+
+def test_every_id_on_every_list_page_is_unique(pages: dict[str, str]) -> None:
+    from htmlcheck import repeated_ids
+    assert pages
+    for name, page in pages.items():
+        assert repeated_ids(page) == [], name

@@ -365,3 +365,20 @@ def test_the_theme_speaks_japanese_and_advertises_no_empty_index(built_rulebook:
     core = (site / "core.html").read_text(encoding="utf-8")
     assert "このページの内容" in core and "ページの先頭へ" in core
     assert not (site / "genindex.html").exists()
+
+
+def test_every_id_on_every_page_is_unique(built_rulebook: tuple[Path, Path]) -> None:
+    """Figures with their own arrow heads and patterns, tables wrapped by the theme (issue 14, item 7)."""
+    from htmlcheck import repeated_ids
+    site, _ = built_rulebook
+    pages = sorted(site.glob("*.html"))
+    assert pages
+    for page in pages:
+        assert repeated_ids(page.read_text(encoding="utf-8")) == [], page.name
+
+
+def test_index_kinds_stand_apart_from_the_names(built_rulebook: tuple[Path, Path]) -> None:
+    site, _ = built_rulebook
+    text = re.sub(r"<[^>]+>", "", (site / "sakuin.html").read_text(encoding="utf-8"))
+    assert "裏切札切札" not in text and "20フレーム" not in text
+    assert "裏切札 （切札）" in text and "エントリー 20 （フレーム）" in text

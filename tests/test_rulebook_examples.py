@@ -83,7 +83,7 @@ def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change
     site = tmp_path / "site"
 
     def build() -> str:
-        build_rulebook(defs, site, pdf=False, work_dir=tmp_path / "work", runner=Inline(),
+        build_rulebook(defs, site, pdf=False, work_dir=tmp_path / "work", runner=Inline(), environment="same code",
                        overrides={"blackpoker_examples": os.pathsep.join([str(folder), str(FRAMES)])})
         return (site / "format.html").read_text(encoding="utf-8") + (site / "common.html").read_text(encoding="utf-8")
 

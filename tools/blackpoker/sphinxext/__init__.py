@@ -171,6 +171,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-updated", _pages_to_rewrite)
     app.add_domain(numref.NumrefStandardDomain, override=True)
     app.add_directive("bp-table", tables.TableDirective)
+    app.add_post_transform(tables.OneIdPerTable)
     app.add_directive("bp-list", lists.ListDirective)
     app.add_directive("bp-figure", figures.FigureDirective)
     app.add_directive("bp-rulings", notes.RulingsDirective)

@@ -168,9 +168,20 @@ def dot_to_svg(source: str, title: str) -> str:
 
 
 # --- figure nodes ------------------------------------------------------------------------------------
+def _own_ids(svg: str, label: str) -> str:
+    """Prefix every id inside one figure's SVG (arrow heads, patterns, Graphviz's node and edge ids) and the
+    references to them with the figure's label: several figures on one page must not repeat an id."""
+    ids = set(re.findall(r'\bid="([^"]+)"', svg))
+    if not ids:
+        return svg
+    names = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
+    svg = re.sub(rf'\bid="({names})"', rf'id="{label}-\1"', svg)
+    return re.sub(rf'(url\(#|href="#)({names})([)"])', rf"\1{label}-\2\3", svg)
+
+
 def figure_node(svg: str, caption: str, label: str, document: nodes.document, classes: tuple[str, ...] = ()) -> nodes.figure:
     fig = nodes.figure(classes=["bp-figure", *classes])
-    fig += nodes.raw("", svg, format="html")
+    fig += nodes.raw("", _own_ids(svg, label), format="html")
     fig += nodes.caption(caption, "", *r.suited(caption))
     r.target_title(fig, label, document)
     return fig

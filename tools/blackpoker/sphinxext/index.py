@@ -100,9 +100,10 @@ class IndexDirective(RulesDirective):
                     li = nodes.list_item()
                     p = nodes.paragraph()
                     link = r.ref(e.label, e.term)
-                    if e.kind:
-                        link += nodes.inline(e.kind, e.kind, classes=["bp-index-kind"])
                     p += link
+                    if e.kind:  # apart from the name, in words too (「裏切札（切札）」, not 「裏切札切札」)
+                        p += nodes.Text(" ")
+                        p += nodes.inline(e.kind, f"（{e.kind}）", classes=["bp-index-kind"])
                     li += p
                     lst += li
                 if part:

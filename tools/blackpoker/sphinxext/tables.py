@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from docutils import nodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from blackpoker.core.kinds import KIND
 from blackpoker.core.model import Rules
@@ -79,3 +81,18 @@ class TableDirective(RulesDirective):
             if isinstance(node, nodes.table) and any(isinstance(c, nodes.title) for c in node.children):
                 r.target_title(node, f"tbl-{name}", self.state.document)
         return out
+
+
+class OneIdPerTable(SphinxPostTransform):
+    """furo wraps each table in a ``table-wrapper`` container and copies every attribute to it, ids included,
+    so a labelled table's id appeared twice on the page. The table keeps it (Sphinx numbers a table by it)."""
+
+    formats = ("html",)
+    default_priority = 501  # after furo's wrapping (500)
+
+    def run(self, **kwargs: Any) -> None:
+        for wrapper in list(self.document.findall(nodes.container)):
+            if "table-wrapper" not in wrapper["classes"]:
+                continue
+            inner = {i for table in wrapper.findall(nodes.table) for i in table["ids"]}
+            wrapper["ids"] = [i for i in wrapper["ids"] if i not in inner]
