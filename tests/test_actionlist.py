@@ -12,6 +12,7 @@ import pytest
 
 from blackpoker import load_rules
 from blackpoker.core.model import Rules, TextList
+from blackpoker.core.typography import for_readers
 from blackpoker.render.actionlist import build_html
 from blackpoker.render.actionlist.html import render_pages
 from blackpoker.render.actionlist.text import InlineMarkup
@@ -146,7 +147,7 @@ def test_action_entry_shows_its_fields(rules: Rules, docs: dict[str, Doc]) -> No
         assert action.shorthand in text
         for piece in (action.key_card, action.target, action.activation_condition, action.trigger_condition, action.note):
             if piece:
-                assert piece in text, (action.id, piece)
+                assert for_readers(piece) in text, (action.id, piece)
         if action.note:
             assert "※" in text
         if action.cost:
@@ -207,7 +208,7 @@ def test_characters_fogs_trumps_show_their_fields(rules: Rules, docs: dict[str, 
     doc = docs["html/all.html"]
     for c in rules.characters:
         text = doc.text(f"char-{c.id}")
-        assert c.key_card in text
+        assert for_readers(c.key_card) in text
         for label in c.labels:
             assert f"<{label.name}>" in text
             if label.condition:
@@ -218,10 +219,10 @@ def test_characters_fogs_trumps_show_their_fields(rules: Rules, docs: dict[str, 
             assert c.size in text
     for f in rules.fogs:
         text = doc.text(f"fog-{f.id}")
-        assert f.key_card in text and f.ability in text and rules.action(f.placed_by).name in text
+        assert for_readers(f.key_card) in text and for_readers(f.ability) in text and rules.action(f.placed_by).name in text
     for t in rules.trumps:
         text = doc.text(f"trump-{t.id}")
-        assert t.key_card in text and t.ability in text
+        assert for_readers(t.key_card) in text and for_readers(t.ability) in text
         if t.grants_label:
             assert f"<{t.grants_label}>" in text
         if t.enables:
@@ -342,3 +343,10 @@ def test_every_id_on_every_list_page_is_unique(pages: dict[str, str]) -> None:
     assert pages
     for name, page in pages.items():
         assert repeated_ids(page) == [], name
+
+
+def test_ranges_are_set_with_the_books_tilde_on_every_list_page(pages: dict[str, str]) -> None:
+    import re
+    for name, page in pages.items():
+        text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", "", page, flags=re.S)
+        assert "~" not in text, name

@@ -243,3 +243,13 @@ def test_a_cover_is_laid_out_again_only_when_its_page_numbers_change(rules: Rule
     assert moved[section] > numbers[section]
     assert [k.rsplit("-", 1)[0] for k in runner.rendered] == ["frame-lite", "cover-lite"]
     assert cover3 != cover
+
+
+@needs_poppler
+def test_ranges_are_set_with_the_books_tilde_in_every_list(built: tuple[Path, list[Path]]) -> None:
+    _, files = built
+    pdfs = [f for f in files if f.suffix == ".pdf"]
+    assert pdfs
+    for pdf in pdfs:
+        text = _text(pdf)
+        assert "~" not in text and "～" in text, pdf.name

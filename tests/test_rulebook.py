@@ -15,6 +15,7 @@ import pytest
 from blackpoker import DefinitionErrors, load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, SOURCE
+from blackpoker.core.typography import for_readers
 from blackpoker.render.impose import booklet_order
 from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
 from blackpoker.sphinxext.kana import group_of, sort_key
@@ -111,7 +112,7 @@ def test_entries_show_their_fields(site: Path, rules: Rules) -> None:
     block = html.unescape(fmt[fmt.index('id="act-soldier-summon"'):fmt.index('id="act-hero-summon"')])
     for text in (soldier.shorthand, f"${soldier.cost_text}", f"★{soldier.key_card}", soldier.story,
                  soldier.flavor, soldier.flavor_speaker, soldier.introduced, f"<rt>{soldier.reading}</rt>"):
-        assert text and text in block, text
+        assert text and for_readers(text) in block, text
     changed = [a for a in rules.format_actions if rules.is_changed(a)]
     assert changed
     for a in changed:
@@ -130,7 +131,7 @@ def test_effect_structure_is_kept(site: Path, rules: Rules) -> None:
 
 def test_tables_match_the_model(site: Path, rules: Rules) -> None:
     numbers = table_rows(page(site, "common"), "tbl-card-numbers")
-    assert numbers[1:] == [[c.card, str(c.number) if c.number is not None else c.text] for c in rules.card_numbers]
+    assert numbers[1:] == [[for_readers(c.card), str(c.number) if c.number is not None else c.text] for c in rules.card_numbers]
     costs = table_rows(page(site, "common"), "tbl-costs")
     assert costs[1:] == [[f"{c.letter} ({c.name})", c.payment] for c in rules.costs]
     frames = table_rows(page(site, "regulation"), "tbl-frame-formats")
@@ -382,3 +383,17 @@ def test_index_kinds_stand_apart_from_the_names(built_rulebook: tuple[Path, Path
     text = re.sub(r"<[^>]+>", "", (site / "sakuin.html").read_text(encoding="utf-8"))
     assert "裏切札切札" not in text and "20フレーム" not in text
     assert "裏切札 （切札）" in text and "エントリー 20 （フレーム）" in text
+
+
+def test_ranges_are_set_with_the_books_tilde(built_rulebook: tuple[Path, Path]) -> None:
+    """``♡A~10`` of the definitions reads ``♡A～10`` in every page and in the book (issue 14, item 7): the BIZ UD
+    fonts draw the ASCII tilde as a raised mark."""
+    site, _ = built_rulebook
+    shown = 0
+    for page in sorted(site.glob("*.html")):
+        text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", "", page.read_text(encoding="utf-8"), flags=re.S)
+        assert "~" not in text, page.name
+        shown += text.count("～")
+    assert shown > 50  # the key cards of the actions, at least
+    book = _run("pdftotext", str(site / PDF_NAME), "-")
+    assert "~" not in book and "♡A～10" in book

@@ -150,7 +150,7 @@ def _pages_to_rewrite(app: Sphinx, env: Any) -> list[str]:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from blackpoker.sphinxext import cover, examples, figures, index, labels, lists, notes, numref, search, tables
+    from blackpoker.sphinxext import cover, examples, figures, index, labels, lists, notes, numref, search, tables, typography
 
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
@@ -172,6 +172,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(numref.NumrefStandardDomain, override=True)
     app.add_directive("bp-table", tables.TableDirective)
     app.add_post_transform(tables.OneIdPerTable)
+    app.add_post_transform(typography.ReaderTypography)
     app.add_directive("bp-list", lists.ListDirective)
     app.add_directive("bp-figure", figures.FigureDirective)
     app.add_directive("bp-rulings", notes.RulingsDirective)

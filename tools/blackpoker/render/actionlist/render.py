@@ -12,6 +12,7 @@ from markupsafe import Markup
 from blackpoker.core.kinds import KIND
 from blackpoker.core.model import Rules, TextList
 from blackpoker.core.paths import TEMPLATES
+from blackpoker.core.typography import for_readers
 from blackpoker.render.actionlist.text import InlineMarkup
 from blackpoker.render.actionlist.view import ListPage
 from blackpoker.render.pdfparts import css_string
@@ -30,7 +31,8 @@ class Ref:
 
 def make_environment(rules: Rules) -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                      finalize=lambda value: for_readers(value) if isinstance(value, str) else value)
     env.filters["rich"] = InlineMarkup(rules.labels)
     env.filters["css_string"] = lambda text: Markup(css_string(text))
     env.tests["textlist"] = lambda block: isinstance(block, TextList)
