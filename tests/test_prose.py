@@ -103,12 +103,26 @@ def test_ability_ruling_follows_the_example(texts: dict[str, str]) -> None:
 
 @pytest.mark.parametrize(("name", "directive"), [
     ("common", "{bp-table} card-numbers"), ("common", "{bp-table} zones"), ("common", "{bp-table} costs"),
-    ("common", "{bp-table} disclosure"), ("common", "{bp-figure} card-layout"),
+    ("common", "{bp-table} disclosure-levels"), ("common", "{bp-table} disclosure"), ("common", "{bp-figure} card-layout"),
     ("common", "{bp-figure} charge-drive"), ("common", "{bp-figure} request-stack"),
     ("core", "{bp-figure} core-flow"), ("core", "{bp-figure} trigger-check"), ("history", "{bp-changes}"),
 ])
 def test_generated_content_is_placed(texts: dict[str, str], name: str, directive: str) -> None:
-    assert texts[name].count(f"```{directive}") == 1
+    assert texts[name].count(f"```{directive}\n") == 1
+
+
+def test_the_disclosure_levels_come_before_the_sentence_that_leads_to_the_table(texts: dict[str, str]) -> None:
+    """The book's order in 2.11.1: the levels, then 「完全公開の情報であれば…」, then each place (issue 14)."""
+    body = section_body(texts["common"], "sec-2-11-1")
+    assert body.index("{bp-table} disclosure-levels") < body.index("完全公開の情報であれば") < body.index(
+        "{bp-table} disclosure\n")
+
+
+def test_the_book_leads_to_the_frame_actions_with_its_own_sentence() -> None:
+    frame = (SOURCE / "frame.md").read_text(encoding="utf-8")
+    body = section_body(frame, "sec-5-3-1")
+    assert body.rstrip().endswith("各フレームで追加で使えるアクションについては次を参照してください。")
+    assert "フレームで追加されるアクションです。" not in frame  # not the book's
 
 
 def test_changes_close_chapter_8(texts: dict[str, str]) -> None:

@@ -24,7 +24,8 @@ def costs(rules: Rules) -> list[nodes.Node]:
     return [r.table(["表記 (名称)", "対価"], rows, title="コストの種類", widths=[2, 3])]
 
 
-def disclosure(rules: Rules) -> list[nodes.Node]:
+def disclosure_levels(rules: Rules) -> list[nodes.Node]:
+    """The levels and what each means (the book lists them before the sentence that leads to the table)."""
     levels = nodes.definition_list(classes=["bp-levels"])
     for level in rules.disclosure_levels:
         item = nodes.definition_list_item()
@@ -33,9 +34,14 @@ def disclosure(rules: Rules) -> list[nodes.Node]:
         body += r.para(level.description)
         item += body
         levels += item
+    return [levels]
+
+
+def disclosure(rules: Rules) -> list[nodes.Node]:
+    """Each place's information by level."""
     header = ["場所", *(level.name for level in rules.disclosure_levels)]
     rows: list[list[r.Cell]] = [[rules.zone(d.zone).name, d.public, d.personal, d.hidden] for d in rules.disclosure]
-    return [levels, r.table(header, rows, classes=["bp-disclosure"], widths=[2, 3, 3, 3])]
+    return [r.table(header, rows, classes=["bp-disclosure"], widths=[2, 3, 3, 3])]
 
 
 def frame_formats(rules: Rules) -> list[nodes.Node]:
@@ -61,13 +67,13 @@ def zones(rules: Rules) -> list[nodes.Node]:
 
 
 TABLES: dict[str, Callable[[Rules], list[nodes.Node]]] = {
-    "card-numbers": card_numbers, "costs": costs, "disclosure": disclosure,
+    "card-numbers": card_numbers, "costs": costs, "disclosure-levels": disclosure_levels, "disclosure": disclosure,
     "frame-formats": frame_formats, "zones": zones,
 }
 
 
 class TableDirective(RulesDirective):
-    """``{bp-table} card-numbers|costs|disclosure|frame-formats|zones``."""
+    """``{bp-table} card-numbers|costs|disclosure-levels|disclosure|frame-formats|zones``."""
 
     required_arguments = 1
 
