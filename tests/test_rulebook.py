@@ -397,3 +397,18 @@ def test_ranges_are_set_with_the_books_tilde(built_rulebook: tuple[Path, Path]) 
     assert shown > 50  # the key cards of the actions, at least
     book = _run("pdftotext", str(site / PDF_NAME), "-")
     assert "~" not in book and "♡A～10" in book
+
+
+def test_no_book_page_ends_with_a_section_heading(built_rulebook: tuple[Path, Path]) -> None:
+    """A heading stays with what follows it (issue 14, item 7: 4.3.1 stood alone on a page before its list)."""
+    site, _ = built_rulebook
+    from pypdf import PdfReader
+    pages = len(PdfReader(site / PDF_NAME).pages)
+    stranded = []
+    for number in range(2, pages + 1):
+        lines = [line.strip() for line in _run("pdftotext", "-f", str(number), "-l", str(number), "-layout",
+                                               str(site / PDF_NAME), "-").splitlines() if line.strip()]
+        body = lines[1:-1]  # without the running head and the folio
+        if body and re.match(r"^\d+(\.\d+)+\.? \S", body[-1]) and ".." not in body[-1]:  # not the contents
+            stranded.append((number, body[-1]))
+    assert stranded == []

@@ -52,15 +52,16 @@ class ListDirective(RulesDirective):
                 render: Callable[[E], nodes.Element], page_per_group: bool = False) -> list[nodes.Node]:
         """Entries under their group headings, after a contents list (目次) like the printed lists.
 
-        ``page_per_group`` marks the group headings ``bp-page-group``: in print each group starts a page, so
-        the book can render (and cache) each group on its own (book.py)."""
+        ``page_per_group`` marks the group headings but the first ``bp-page-group``: in print each later group
+        starts a page, so the book can render (and cache) each group on its own (book.py); the first follows
+        the heading and text before the list on their page (a page break there left them alone on a page)."""
         groups: dict[str, list[E]] = {g: [] for g in order or ()}
         for e in entries:
             groups.setdefault(_group(e), []).append(e)
         groups = {g: es for g, es in groups.items() if es}
         contents = nodes.bullet_list(classes=["bp-contents"])
         out: list[nodes.Node] = [r.para("目次", classes=["bp-contents-title"]), contents]
-        for group, members in groups.items():
+        for n, (group, members) in enumerate(groups.items()):
             item = nodes.list_item()
             item += r.para(group)
             sub = nodes.bullet_list()
@@ -72,7 +73,7 @@ class ListDirective(RulesDirective):
                 sub += li
             item += sub
             contents += item
-            classes = ["bp-group", "bp-page-group"] if page_per_group else ["bp-group"]
+            classes = ["bp-group", "bp-page-group"] if page_per_group and n > 0 else ["bp-group"]
             out.append(nodes.rubric(group, "", *r.suited(group), classes=classes))
             out.extend(render(e) for e in members)
         return out
