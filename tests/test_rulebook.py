@@ -412,3 +412,15 @@ def test_no_book_page_ends_with_a_section_heading(built_rulebook: tuple[Path, Pa
         if body and re.match(r"^\d+(\.\d+)+\.? \S", body[-1]) and ".." not in body[-1]:  # not the contents
             stranded.append((number, body[-1]))
     assert stranded == []
+
+
+def test_a_ruling_of_several_entries_is_printed_once_and_linked_from_the_others(site: Path, rules: Rules) -> None:
+    """「表の切札」 applies to five trumps: its box once, four one-line links to it (issue 14, item 7)."""
+    pages = {name: page(site, name) for name in ("common", "core", "format", "frame", "regulation")}
+    shared = [ruling for ruling in rules.rulings if len(ruling.applies_to) > 1]
+    assert shared
+    for ruling in shared:
+        boxes = sum(text.count(html.escape(for_readers(ruling.ruling), quote=False)) for text in pages.values())
+        assert boxes == 1, ruling.id
+        mentions = sum(text.count(f"裁定: {html.escape(ruling.title, quote=False)}(") for text in pages.values())
+        assert mentions == len(ruling.applies_to) - 1, ruling.id

@@ -17,6 +17,7 @@ from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext.figures import frame_layout_figure
+from blackpoker.sphinxext.notes import ruling_at
 
 E = TypeVar("E", Action, Character, Fog, Trump)
 
@@ -126,8 +127,9 @@ class ListDirective(RulesDirective):
                 ("導入バージョン", e.introduced), ("更新バージョン", ", ".join(e.updated))]
 
     def finish(self, box: nodes.container, e: object, kind: str, ident: str) -> nodes.container:
-        for ruling in self.rules.rulings_for(KIND[kind].ruling_ref(ident)):
-            box += r.ruling_note(ruling)
+        place = KIND[kind].ruling_ref(ident)
+        for ruling in self.rules.rulings_for(place):
+            box += ruling_at(self.rules, ruling, place)
         return box
 
     # --- entries ----------------------------------------------------------------------------------

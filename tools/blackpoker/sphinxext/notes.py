@@ -29,7 +29,20 @@ class RulingsDirective(RulesDirective):
         found = self.rules.rulings_for(ref)
         if not found:
             logger.warning("no ruling in rulings.yaml applies to '%s'", ref, location=self.get_location())
-        return [r.ruling_note(ruling) for ruling in found]
+        return [ruling_at(self.rules, ruling, ref) for ruling in found]
+
+
+def ruling_at(rules: Rules, ruling: Ruling, place: str) -> nodes.Element:
+    """The ruling where it applies: in full at its first place (``applies_to`` order); at every other place one
+    line that links there, so a ruling of five trumps is read once, not five times."""
+    first = ruling.applies_to[0]
+    if place == first:
+        return r.ruling_note(ruling)
+    line = nodes.paragraph(classes=["bp-ruling-ref"])
+    line += nodes.Text(f"裁定: {ruling.title}(")
+    line += place_link(rules, first)
+    line += nodes.Text(" に記載)")
+    return line
 
 
 def place_link(rules: Rules, place: str) -> nodes.Node:
