@@ -90,6 +90,25 @@ def test_deep_link_with_japanese_names(rules: Rules, all_html: str, page) -> Non
     assert page.url.endswith("?format=mast&frame=extra")
 
 
+def test_an_address_that_cannot_be_shown_says_why_on_the_page(rules: Rules, all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+    """?format=lite&frame=extra: the Extra frame is not played in Lite (Table 3.1); the page says so instead of
+    dropping the frame silently, and quotes an unknown name as text, never as markup (issue 14, item 7)."""
+    lite, extra = rules.format("lite"), rules.frame("extra")
+    assert "lite" not in extra.formats
+    page.goto(all_html + "?format=lite&frame=extra")
+    notice = page.locator("#filter-notice")
+    assert notice.is_visible()
+    assert f"{extra.name} は{lite.name}では使えないフレームです" in notice.text_content()
+    assert visible(page) == format_entries(rules, "lite")
+    page.goto(all_html + "?format=%3Cb%3Ex%3C%2Fb%3E")
+    assert "フォーマット「<b>x</b>」はありません" in page.text_content("#filter-notice")
+    assert page.locator("#filter-notice b").count() == 0
+    page.click("[data-filter=format] button[data-value=lite]")
+    assert not notice.is_visible()  # a new choice clears it
+    page.goto(all_html + "?format=lite")
+    assert not page.locator("#filter-notice").is_visible()
+
+
 def test_clicking_filters_combines_them_and_updates_the_url(rules: Rules, all_html: str, page) -> None:  # type: ignore[no-untyped-def]
     page.goto(all_html)
     # without a frame, no frame entry is shown

@@ -44,28 +44,41 @@
     return frame === "none" || frame === "all" || framesFor(format).indexOf(frame) >= 0;
   }
 
+  /* what the address asked for that cannot be shown, and why (shown on the page, not dropped silently) */
+  var notices = [];
+
   function readUrl() {
     var q = new URLSearchParams(window.location.search);
     var format = q.get("format"), frame = q.get("frame");
     if (format) {
       var f = norm(format) === "all" ? { id: "all" } : byIdOrName(data.formats, format);
       if (f) state.format = f.id;
+      else notices.push("フォーマット「" + format + "」はありません。全フォーマットを表示しています。");
     }
     if (frame) {
       var v = norm(frame);
       if (v === "none" || v === "指定なし" || v === "なし") state.frame = "none";
       else if (v === "all" || v === "すべて") state.frame = "all";
-      else { var fr = frameById(frame); if (fr) state.frame = fr.id; }
+      else {
+        var fr = frameById(frame);
+        if (fr) state.frame = fr.id;
+        else notices.push("フレーム「" + frame + "」はありません。フレームなしで表示しています。");
+      }
     }
     var cats = [];
     q.getAll("category").forEach(function (value) {
       value.split(",").forEach(function (c) {
         var hit = data.categories.filter(function (k) { return norm(k) === norm(c); })[0];
         if (hit && cats.indexOf(hit) < 0) cats.push(hit);
+        else if (!hit && c) notices.push("タイプ「" + c + "」はありません。");
       });
     });
     state.categories = cats;
-    if (!frameAllowed(state.frame, state.format)) state.frame = "none";
+    if (!frameAllowed(state.frame, state.format)) {
+      notices.push(frameById(state.frame).name + " は" + byIdOrName(data.formats, state.format).name +
+        "では使えないフレームです(表 3.1)。フレームなしで表示しています。");
+      state.frame = "none";
+    }
   }
 
   function writeUrl() {
@@ -140,6 +153,9 @@
     doc.getElementById("active-filter").textContent = text;
     doc.getElementById("visible-count").textContent = String(shown);
     doc.getElementById("filter-empty").hidden = shown > 0;
+    var notice = doc.getElementById("filter-notice");
+    notice.textContent = notices.join(" ");  /* text, never markup: it quotes the address */
+    notice.hidden = notices.length === 0;
     doc.title = text + " | " + doc.title.split(" | ").slice(-1)[0];
     writeUrl();
   }
@@ -147,6 +163,7 @@
   doc.getElementById("filters").addEventListener("click", function (ev) {
     var b = ev.target.closest("[data-filter] button");
     if (!b || b.disabled) return;
+    notices = [];  /* the reader chose anew: the address's problems are past */
     var kind = b.parentNode.getAttribute("data-filter"), v = b.getAttribute("data-value");
     if (kind === "category") {
       var i = state.categories.indexOf(v);
@@ -160,6 +177,7 @@
   });
   doc.getElementById("filter-reset").addEventListener("click", function () {
     state = { format: "all", frame: "none", categories: [] };
+    notices = [];
     apply();
   });
 
