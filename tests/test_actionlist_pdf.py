@@ -224,20 +224,20 @@ def test_a_cover_is_laid_out_again_only_when_its_page_numbers_change(rules: Rule
     builder = ListsBuilder(rules, runner, PartCache(tmp_path))
     page = next(p for p in builder.pages if p.key == "lite")
     heights = {ev.anchor: 40.0 for ev in page.entries}
-    frame, cover = builder.frame_and_cover(page, heights)
+    frame, cover, _ = builder.frame_and_cover(page, heights)
     assert cover.info.pages == 1 and frame.info.pages > 3
     numbers = {a.name: a.page for a in frame.info.anchors}
 
     # the last entry grows a little: the frame is laid out again, the contents' numbers stay, the cover is kept
     runner.rendered.clear()
     grown = {**heights, page.entries[-1].anchor: 60.0}
-    frame2, cover2 = builder.frame_and_cover(page, grown)
+    frame2, cover2, _ = builder.frame_and_cover(page, grown)
     assert [k.rsplit("-", 1)[0] for k in runner.rendered] == ["frame-lite"]
     assert cover2 == cover and frame2 != frame
 
     # every entry grows: the groups move to later pages, so the cover shows new numbers
     runner.rendered.clear()
-    frame3, cover3 = builder.frame_and_cover(page, {a: 120.0 for a in heights})
+    frame3, cover3, _ = builder.frame_and_cover(page, {a: 120.0 for a in heights})
     moved = {a.name: a.page for a in frame3.info.anchors}
     section = page.sections[-1].anchor
     assert moved[section] > numbers[section]
