@@ -6,6 +6,7 @@ import math
 import re
 import shutil
 import subprocess
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from pypdf import PdfReader
 from blackpoker import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.render.actionlist import build_pdfs
+from blackpoker.render.actionlist.html import render_pages
 from blackpoker.render.actionlist.pdf import pdf_paths, render_documents
 from blackpoker.render.actionlist.view import all_page, list_pages
 from blackpoker.render.impose import booklet_order, two_up_order
@@ -224,20 +226,20 @@ def test_a_cover_is_laid_out_again_only_when_its_page_numbers_change(rules: Rule
     builder = ListsBuilder(rules, runner, PartCache(tmp_path))
     page = next(p for p in builder.pages if p.key == "lite")
     heights = {ev.anchor: 40.0 for ev in page.entries}
-    frame, cover = builder.frame_and_cover(page, heights)
+    frame, cover, _ = builder.frame_and_cover(page, heights)
     assert cover.info.pages == 1 and frame.info.pages > 3
     numbers = {a.name: a.page for a in frame.info.anchors}
 
     # the last entry grows a little: the frame is laid out again, the contents' numbers stay, the cover is kept
     runner.rendered.clear()
     grown = {**heights, page.entries[-1].anchor: 60.0}
-    frame2, cover2 = builder.frame_and_cover(page, grown)
+    frame2, cover2, _ = builder.frame_and_cover(page, grown)
     assert [k.rsplit("-", 1)[0] for k in runner.rendered] == ["frame-lite"]
     assert cover2 == cover and frame2 != frame
 
     # every entry grows: the groups move to later pages, so the cover shows new numbers
     runner.rendered.clear()
-    frame3, cover3 = builder.frame_and_cover(page, {a: 120.0 for a in heights})
+    frame3, cover3, _ = builder.frame_and_cover(page, {a: 120.0 for a in heights})
     moved = {a.name: a.page for a in frame3.info.anchors}
     section = page.sections[-1].anchor
     assert moved[section] > numbers[section]
@@ -253,3 +255,166 @@ def test_ranges_are_set_with_the_books_tilde_in_every_list(built: tuple[Path, li
     for pdf in pdfs:
         text = _text(pdf)
         assert "~" not in text and "～" in text, pdf.name
+
+
+# ---- no text is lost: every entry's text in the HTML list is in each PDF of that list ------------------
+
+class _EntryText(HTMLParser):
+    """The text of each <article> (entry) of an HTML list, in pieces, without the web page's own labels
+    (<summary>: ストーリー, 原文の記載) that the print does not show."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.pieces: dict[str, list[str]] = {}
+        self._article: list[str] = []
+        self._summary = 0
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "article":
+            self._article.append(dict(attrs)["id"] or "")
+            self.pieces[self._article[-1]] = []
+        elif tag == "summary":
+            self._summary += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "article":
+            self._article.pop()
+        elif tag == "summary":
+            self._summary -= 1
+
+    def handle_data(self, data: str) -> None:
+        piece = _squeeze(data)
+        if self._article and not self._summary and piece:
+            self.pieces[self._article[-1]].append(piece)
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+# what pdftotext reads of the page body alone (points from the top): not the running heads, not the numbers
+BODY_Y, BODY_H = 40, 520
+
+
+def _body_texts(path: Path, x: float) -> list[str]:
+    """The text of each page's body, in a column ``x`` points from the left and an A5 page wide."""
+    return _text(path, crop=(x, BODY_Y, A5[0] - 1, BODY_H)).split("\f")
+
+
+def _list_text(a5: Path, imposed: Path | None = None, mode: str = "") -> str:
+    """The body text of a list, page after page in reading order, whitespace removed: from the A5 file, or
+    from its 2-up or booklet print (each half of each sheet side put back at its page's place)."""
+    n = len(PdfReader(a5).pages)
+    if imposed is None:
+        return _squeeze("".join(_body_texts(a5, 0)[:n]))
+    left, right = _body_texts(imposed, 0), _body_texts(imposed, math.ceil(A5[0]))
+    pages: dict[int, str] = {}
+    for side, pair in enumerate(two_up_order(n) if mode == "2up" else booklet_order(n)):
+        for half, number in zip((left, right), pair, strict=True):
+            if number is not None:
+                pages[number] = half[side]
+    assert sorted(pages) == list(range(n)), imposed.name
+    return _squeeze("".join(pages[i] for i in range(n)))
+
+
+def _lost_text(rules: Rules, out: Path, only: str | None = None) -> list[tuple[str, str, str]]:
+    """(PDF, entry, piece of its HTML text) for every piece of an entry's text missing from a PDF of its list
+    (only the entry ``only``, if given)."""
+    html = render_pages(rules)
+    lost = []
+    for page in list_pages(rules):
+        pieces = _EntryText(html[f"html/{page.filename}"]).pieces
+        a5, two_up, booklet = pdf_paths(out, page)
+        for path, text in ((a5, _list_text(a5)), (two_up, _list_text(a5, two_up, "2up")),
+                           (booklet, _list_text(a5, booklet, "booklet"))):
+            for ev in page.entries:
+                if only is None or ev.anchor == only:
+                    lost += [(path.name, ev.anchor, piece) for piece in pieces[ev.anchor] if piece not in text]
+    return lost
+
+
+@needs_poppler
+def test_every_entry_s_text_is_in_every_pdf_of_its_list(rules: Rules, built: tuple[Path, list[Path]]) -> None:
+    lost = _lost_text(rules, built[0])
+    assert lost == [], lost[:10]
+
+
+# An entry taller than a page goes on over the pages after it: two of them, made long in a copy of the
+# definitions (死の槍: 40 more numbered steps; 一般兵, its group's and its section's first: a long size).
+STEPS = 40
+SPEAR_STEP = "          - 対象の兵士のオーナーに X 点のダメージを与える。X はキーカードの ♠ カードの数字に等しい。\n"
+SOLDIER_SIZE = "    size: キーカードの数字\n"
+
+
+def _lengthen(folder: Path) -> None:
+    actions, characters = folder / "actions.yaml", folder / "characters.yaml"
+    text = actions.read_text(encoding="utf-8")
+    assert text.count(SPEAR_STEP) == 1
+    steps = "".join(f"          - 追加の手順{i}番目、対象の兵士のオーナーはカードを1枚引き、その後に手札を1枚捨てる。\n"
+                    for i in range(1, STEPS + 1))
+    actions.write_text(text.replace(SPEAR_STEP, SPEAR_STEP + steps), encoding="utf-8")
+    text = characters.read_text(encoding="utf-8")
+    assert text.count(SOLDIER_SIZE) == 1
+    size = "".join(f"長い説明の文{i}番目、キーカードの数字がそのままサイズになることを何度も繰り返して確かめる。"
+                   for i in range(1, 61))
+    characters.write_text(text.replace(SOLDIER_SIZE, f"    size: {size}\n"), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def long_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Rules, Path]:
+    from blackpoker.core.paths import DEFINITIONS
+
+    definitions = tmp_path_factory.mktemp("long") / "definitions"
+    shutil.copytree(DEFINITIONS, definitions)
+    _lengthen(definitions)
+    rules = load_rules(definitions)
+    out = tmp_path_factory.mktemp("long-site")
+    build_pdfs(rules, out)
+    return rules, out
+
+
+LONG = ("act-death-spear", "char-soldier")
+
+
+@needs_poppler
+def test_an_entry_taller_than_a_page_goes_on_over_the_next_pages(long_built: tuple[Rules, Path]) -> None:
+    rules, out = long_built
+    for page in list_pages(rules):
+        a5 = pdf_paths(out, page)[0]
+        pages = [_squeeze(t) for t in _body_texts(a5, 0)]
+        for anchor, first, last in (("act-death-spear", "追加の手順1番目", f"追加の手順{STEPS}番目"),
+                                    ("char-soldier", "長い説明の文1番目", "長い説明の文60番目")):
+            if anchor in page.anchors:
+                starts = [n for n, t in enumerate(pages) if first in t]
+                ends = [n for n, t in enumerate(pages) if last in t]
+                assert starts and ends and ends[0] > starts[0], (page.key, anchor, starts, ends)  # really long
+
+
+@needs_poppler
+@pytest.mark.parametrize("anchor", LONG)
+def test_no_text_of_an_entry_taller_than_a_page_is_lost(long_built: tuple[Rules, Path], anchor: str) -> None:
+    rules, out = long_built
+    lost = _lost_text(rules, out, anchor)
+    assert lost == [], lost[:10]
+
+
+@needs_poppler
+def test_entries_taller_than_a_page_leave_the_rest_of_the_lists_as_they_were(long_built: tuple[Rules, Path]) -> None:
+    from pdfsame import words_drawn_over_words
+
+    rules, out = long_built
+    assert _lost_text(rules, out) == []
+    for page in list_pages(rules):
+        assert words_drawn_over_words(pdf_paths(out, page)[0]) == [], page.key
+
+
+@needs_poppler
+def test_an_entry_taller_than_a_page_keeps_its_headings(long_built: tuple[Rules, Path]) -> None:
+    # 一般兵 starts the characters: their section and group titles are on the page where it starts
+    rules, out = long_built
+    for page in list_pages(rules):
+        a5 = pdf_paths(out, page)[0]
+        pages = [_squeeze(t) for t in _body_texts(a5, 0)]
+        start = next(n for n, t in enumerate(pages) if "長い説明の文1番目" in t)
+        assert "キャラクターリスト" in pages[start] and "一般兵" in pages[start], page.key

@@ -29,6 +29,21 @@ def test_stand_ins_cover_exactly_the_missing_link_targets() -> None:
     assert none == frozenset() and "bp-stand-ins" not in untouched
 
 
+def test_pieces_of_a_box_split_over_pages_are_recorded_when_asked_for(tmp_path: Path) -> None:
+    from blackpoker.render.pdfparts import PartInfo
+
+    body = '<div id="long">' + "".join(f"<p>line {i}</p>" for i in range(60)) + '</div><p id="after">end</p>'
+    _, plain = render_part(_doc(body), "file:///")
+    data, info = render_part(_doc(body), "file:///", pieces=True)
+    assert info.pages >= 3 and plain.anchors == info.anchors and plain.continued == ()
+    assert [a.page for a in info.continued] == list(range(1, info.pages))
+    assert all(a.name == "long" for a in info.continued)
+    top = info.continued[0].y  # the top of the page body: each later piece starts there, the last ends sooner
+    assert all(abs(a.y - top) < 0.01 for a in info.continued) and info.continued[-1].height < info.continued[0].height
+    assert PartInfo.from_json(info.to_json()) == info
+    assert "continued" not in plain.to_json()  # a record without pieces is as it was
+
+
 def test_bookmarks_nest_by_level_like_weasyprint() -> None:
     marks = [Bookmark(level, str(i), 0, 0, 0, True) for i, level in enumerate([1, 2, 3, 2, 1, 3])]
     tree = _nest(marks)

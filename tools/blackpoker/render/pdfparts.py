@@ -59,20 +59,29 @@ class Bookmark:
 
 @dataclass(frozen=True)
 class PartInfo:
-    """What a rendered part holds besides its pages: its real anchors and its bookmarks, in page order."""
+    """What a rendered part holds besides its pages: its real anchors and its bookmarks, in page order.
+
+    ``continued``: where an anchored box split over pages goes on (one anchor per later page it is on, with
+    the height of its piece there); recorded only for parts rendered with ``pieces=True``.
+    """
 
     pages: int
     anchors: tuple[Anchor, ...]
     bookmarks: tuple[Bookmark, ...]
+    continued: tuple[Anchor, ...] = ()
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+        data = asdict(self)
+        if not self.continued:  # most parts: their records stay as they were before pieces were recorded
+            del data["continued"]
+        return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> PartInfo:
         data = json.loads(text)
         return cls(data["pages"], tuple(Anchor(**a) for a in data["anchors"]),
-                   tuple(Bookmark(**b) for b in data["bookmarks"]))
+                   tuple(Bookmark(**b) for b in data["bookmarks"]),
+                   tuple(Anchor(**a) for a in data.get("continued", ())))
 
 
 @dataclass(frozen=True)
@@ -172,20 +181,29 @@ def with_stand_ins(html: str) -> tuple[str, frozenset[str]]:
     return html[:match.end()] + block + html[match.end():], frozenset(missing)
 
 
-def part_info(document: Document, stand_ins: frozenset[str] = frozenset()) -> PartInfo:
-    """Anchors and bookmarks of a laid-out document, in PDF points (as WeasyPrint writes them)."""
+def part_info(document: Document, stand_ins: frozenset[str] = frozenset(), *, pieces: bool = False) -> PartInfo:
+    """Anchors and bookmarks of a laid-out document, in PDF points (as WeasyPrint writes them).
+
+    With ``pieces``, also where each anchored box split over pages goes on (:attr:`PartInfo.continued`).
+    """
     anchors: list[Anchor] = []
+    continued: list[Anchor] = []
     bookmarks: list[Bookmark] = []
     seen: set[str] = set()
     for number, page in enumerate(document.pages):
         height = page.height
         for name, (x, y, _right, bottom) in page.anchors.items():
-            if name not in seen and name not in stand_ins:
+            if name in stand_ins:
+                continue
+            anchor = Anchor(name, number, x * PX_TO_PT, (height - y) * PX_TO_PT, bottom - y)
+            if name not in seen:
                 seen.add(name)
-                anchors.append(Anchor(name, number, x * PX_TO_PT, (height - y) * PX_TO_PT, bottom - y))
+                anchors.append(anchor)
+            elif pieces:
+                continued.append(anchor)
         for level, label, (x, y), state in page.bookmarks:
             bookmarks.append(Bookmark(level, label, number, x * PX_TO_PT, (height - y) * PX_TO_PT, state != "closed"))
-    return PartInfo(len(document.pages), tuple(anchors), tuple(bookmarks))
+    return PartInfo(len(document.pages), tuple(anchors), tuple(bookmarks), tuple(continued))
 
 
 def quiet_weasyprint() -> None:
@@ -211,11 +229,11 @@ def _font_config() -> object:
     return _FONTS[0]
 
 
-def render_part(html: str, base_url: str) -> tuple[bytes, PartInfo]:
-    """Lay out and write one part (runs in a worker process)."""
+def render_part(html: str, base_url: str, *, pieces: bool = False) -> tuple[bytes, PartInfo]:
+    """Lay out and write one part (runs in a worker process); ``pieces``: see :func:`part_info`."""
     html, stand_ins = with_stand_ins(html)
     document = layout(html, base_url)
-    return document.write_pdf(), part_info(document, stand_ins)
+    return document.write_pdf(), part_info(document, stand_ins, pieces=pieces)
 
 
 def layout(html: str, base_url: str) -> Document:

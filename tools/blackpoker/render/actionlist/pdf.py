@@ -15,6 +15,13 @@ not lay out whole lists again. So every entry is laid out once and the lists are
 4. the cover's pages and the entries' drawings are stamped onto the frame (pdfparts.join), links, bookmarks
    and anchors included.
 
+An entry taller than a page cannot be kept on one page: its box goes past the foot of the page where the first
+frame puts it (or, a group's first, it leaves its headings alone on the page before). It then starts a page,
+with its headings if it has any, and goes on over as many pages as it takes: it is laid out alone on the
+lists' own pages, as it would start a page in its list (the headings there but invisible), and WeasyPrint
+breaks it; the frame is laid out again with a box for each piece (the first fills the rest of its page, the
+others start the pages after it), and each piece is stamped into its box.
+
 An edit re-renders the entry's batch (a fraction of a second on the core the book leaves free), plus the
 frames of the lists whose entry heights it changes and the covers whose page numbers it moves. A test
 checks that the lists look exactly like the same list rendered as one document.
@@ -24,8 +31,9 @@ from __future__ import annotations
 
 import re
 import tempfile
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +41,19 @@ from blackpoker.core.model import Rules
 from blackpoker.pipeline.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
 from blackpoker.render.actionlist.render import STATIC_DIR, make_environment, page_context
 from blackpoker.render.actionlist.view import EntryView, Group, ListPage, Section, list_pages
-from blackpoker.render.pdfparts import Part, PartCache, Stamp, digest, engine_version, join, layout, part_key, render_part
+from blackpoker.render.pdfparts import (
+    PX_TO_PT,
+    Anchor,
+    Part,
+    PartCache,
+    Stamp,
+    digest,
+    engine_version,
+    join,
+    layout,
+    part_key,
+    render_part,
+)
 
 if TYPE_CHECKING:
     from weasyprint.document import Document
@@ -51,6 +71,17 @@ COVER_CSS = ("@page { @top-left { content: none; } @top-right { content: none; }
              "@page :first { @top-left { content: none; } @top-right { content: none; } "
              "@bottom-center { content: none; } } "
              '.print-toc a::after { content: leader(".") attr(data-page); }')
+# The lists' page body (where their content goes): a fixed box at its top and one at its foot give its place.
+BODY_MARKS = ('<div id="bp-body-top" style="position: fixed; top: 0; left: 0; width: 0; height: 0"></div>'
+              '<div id="bp-body-foot" style="position: fixed; bottom: 0; left: 0; width: 0; height: 0"></div>')
+# An entry taller than a page, alone on the lists' own pages (the frame draws the running heads, numbers and
+# headings), free to break over pages.
+LONG_CSS = ("@page { @top-left { content: none; } @top-right { content: none; } @bottom-center { content: none; } } "
+            "@page :first { @top-left { content: none; } @top-right { content: none; } "
+            "@bottom-center { content: none; } } "
+            ".keep, .entry { break-inside: auto; } "
+            ".section-title, .group-title { visibility: hidden; bookmark-level: none; }")
+CONTINUED = "--part-"  # the frame's box for piece k (k >= 1) of a long entry is "<anchor>--part-<k>"
 # Entries laid out together: a document costs about two entries' time, so small batches make an edit cheap
 # (it lays out its batch again) for little more in a cold build.
 ENTRIES_PER_BATCH = 4
@@ -83,6 +114,10 @@ class PrintDoc:
     colophon: bool = False
     toc_pages: dict[str, int] = field(default_factory=dict)
     heights: dict[str, float] = field(default_factory=dict)
+    continued: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    drawn: dict[str, str] = field(default_factory=dict)  # entry anchor -> the HTML to show for it
+    spacer: float = 0.0  # an empty block this high (px) before the runs
+    spacer_section: bool = False  # the spacer is a list section (before any but the list's first section)
     css: str = ""
     running_literal: bool = False
     running_strings: bool = True  # the hidden running-head strings (the cover alone draws no running heads)
@@ -119,6 +154,17 @@ def pdf_paths(out_dir: Path, page: ListPage) -> tuple[Path, Path, Path]:
 def _render(html: str, cache_dir: str, key: str) -> Part:
     data, info = render_part(html, BASE_URL)
     return PartCache(Path(cache_dir)).put(key, data, info)
+
+
+def _render_pieces(html: str, cache_dir: str, key: str) -> Part:
+    """A part whose boxes may break over pages: where each goes on is recorded too."""
+    data, info = render_part(html, BASE_URL, pieces=True)
+    return PartCache(Path(cache_dir)).put(key, data, info)
+
+
+def _foot(box: Anchor) -> float:
+    """The bottom of a laid-out box, in points from the page's foot."""
+    return box.y - box.height * PX_TO_PT
 
 
 def _assemble(frame: Part, stamps: list[Stamp], a5: Path, two_up: Path, booklet: Path) -> None:
@@ -164,18 +210,46 @@ class ListsBuilder:
         self.rules, self.runner, self.cache = rules, runner, cache
         self.salt = digest((STATIC_DIR / "print.css").read_text(encoding="utf-8"), engine_version())
         self.used: list[str] = []
+        self._body: tuple[float, float] | None = None
+        self._body_lock = threading.Lock()
         self.env = make_environment(rules)
         self.pages = list_pages(rules)
         self.head = self.env.from_string(
             '<!doctype html><html lang="ja"><head><meta charset="utf-8"><link rel="stylesheet" href="print.css">'
             "<style>{{ css | safe }}</style></head><body>")
 
-    def _part(self, kind: str, html: str, priority: float = LATER) -> Future[Part]:
+    def _part(self, kind: str, html: str, priority: float = LATER, *, pieces: bool = False) -> Future[Part]:
         key = part_key(kind, html, self.salt)
         self.used.append(key)
         cached = self.cache.get(key)
         return done(cached) if cached is not None else self.runner.submit(
-            _render, html, str(self.cache.dir), key, priority=priority)
+            _render_pieces if pieces else _render, html, str(self.cache.dir), key, priority=priority)
+
+    def body(self) -> tuple[float, float]:
+        """The top and the foot of the lists' page body, in points from the page's foot (measured once)."""
+        with self._body_lock:
+            if self._body is None:
+                marks = {a.name: a.y for a in self._part("page-body", self.head.render(css="") + BODY_MARKS
+                                                         + "</body></html>").result().info.anchors}
+                self._body = (marks["bp-body-top"], marks["bp-body-foot"])
+            return self._body
+
+    def long_html(self, page: ListPage, anchor: str, html: str, body: float) -> str:
+        """An entry of ``page`` alone, as it starts a page of the list: its headings (invisible) if it is its
+        group's first, its ids as in a batch's first entry (see :func:`_renamed`).
+
+        A spacer taller than the page body (``body`` px) fills the first page, so the entry starts the second
+        after an unforced break, as in the list (where margins at the top of a page are truncated).
+        """
+        index, section, group = next((i, s, g) for i, s in enumerate(page.sections) for g in s.groups
+                                     if any(ev.anchor == anchor for ev in g.entries))
+        ev = next(ev for ev in group.entries if ev.anchor == anchor)
+        first = group.entries[0] is ev
+        run = SectionPart(section, False, (GroupPart(group, first, first and group is section.groups[0],
+                                                     () if first else (ev,)),))
+        return self.env.get_template("print.html").render({**page_context(self.rules, page, self.pages), "doc": PrintDoc(
+            (run,), css=LONG_CSS, running_strings=False, drawn={anchor: _renamed(html, 0)}, spacer=body + 1,
+            spacer_section=index > 0)})
 
     def variants(self) -> tuple[dict[tuple[str, str], Variant], dict[str, list[str]]]:
         """(list key, entry anchor) → its variant, and each batch's variants' HTML in order of appearance.
@@ -226,21 +300,27 @@ class ListsBuilder:
             part = batches[variant.batch]
             entries[ev.anchor] = (part, variant.index, next(a for a in part.info.anchors if a.name == f"bpv{variant.index}"))
         heights = {anchor: drawn.height for anchor, (_, _, drawn) in entries.items()}
-        frame, cover = self.frame_and_cover(page, heights)
+        htmls = {ev.anchor: variants[(page.key, ev.anchor)].html for ev in page.entries}
+        frame, cover, long = self.frame_and_cover(page, heights, htmls)
         boxes = {a.name: a for a in frame.info.anchors}
         stamps = []
         for anchor, (part, index, drawn) in entries.items():
+            if anchor in long:
+                stamps += long[anchor]
+                continue
             box = boxes[anchor]
             if abs(box.height - drawn.height) > 0.01:  # a box split over two pages
-                raise RuntimeError(f"{page.key}: the entry {anchor} is taller than a page")
-            stamps.append(Stamp(box.page, part, index, box.x - drawn.x, box.y - drawn.y, f"bpv{index}."))
+                raise RuntimeError(f"{page.key}: the entry {anchor} was not laid out whole")
+            stamps.append(Stamp(box.page, part, drawn.page, box.x - drawn.x, box.y - drawn.y, f"bpv{index}."))
         stamps += [Stamp(n, cover, n, 0.0, 0.0) for n in range(cover.info.pages)]
         a5, two_up, booklet = pdf_paths(out_dir, page)
         self.runner.submit(_assemble, frame, stamps, a5, two_up, booklet, priority=LATER).result()
         return [a5, two_up, booklet]
 
-    def frame_and_cover(self, page: ListPage, heights: dict[str, float]) -> tuple[Part, Part]:
-        """The list's frame and its cover, laid out apart (see the module's docstring).
+    def frame_and_cover(self, page: ListPage, heights: dict[str, float], htmls: dict[str, str] | None = None,
+                        ) -> tuple[Part, Part, dict[str, list[Stamp]]]:
+        """The list's frame and its cover, laid out apart (see the module's docstring), and the stamps of the
+        pieces of its entries taller than a page (``htmls``: each entry's HTML in this list, for those).
 
         The frame keeps one page for the cover; should the cover take more, the frame is laid out again
         with room for it.
@@ -250,15 +330,72 @@ class ListsBuilder:
         anchors = [a for s in page.sections for a in (s.anchor, *(g.anchor for g in s.groups))]
         cover_pages = 1
         while True:
-            frame = self._part(f"frame-{page.key}", template.render({**context, "doc": PrintDoc(
-                whole(page), cover_pages=cover_pages, colophon=True, heights=heights)})).result()
+            frame, long = self.frame(page, heights, cover_pages, htmls)
             numbers = {a.name: a.page + 1 for a in frame.info.anchors}
             cover = self._part(f"cover-{page.key}", template.render({**context, "doc": PrintDoc(
                 cover=True, toc_pages={a: numbers[a] for a in anchors}, css=COVER_CSS,
                 running_strings=False)})).result()
             if cover.info.pages == cover_pages:
-                return frame, cover
+                return frame, cover, long
             cover_pages = cover.info.pages
+
+    def frame(self, page: ListPage, heights: dict[str, float], cover_pages: int,
+              htmls: dict[str, str] | None = None) -> tuple[Part, dict[str, list[Stamp]]]:
+        """The list's frame, and the stamps of the pieces of each entry taller than a page (by its anchor).
+
+        No box of the frame may go past the page body's foot: text there would be cut off. An entry box
+        that does is taller than a page: it is broken into pieces (see the module's docstring).
+        """
+        context = page_context(self.rules, page, self.pages)
+        template = self.env.get_template("print.html")
+
+        def lay_out(box_heights: dict[str, float], continued: dict[str, tuple[float, ...]]) -> Part:
+            return self._part(f"frame-{page.key}", template.render({**context, "doc": PrintDoc(
+                whole(page), cover_pages=cover_pages, colophon=True, heights=box_heights,
+                continued=continued)})).result()
+
+        top, foot = self.body()
+        frame = lay_out(heights, {})
+        boxes = {a.name: a for a in frame.info.anchors}
+        firsts = {g.entries[0].anchor: g.anchor for s in page.sections for g in s.groups}
+        long = [ev.anchor for ev in page.entries
+                if _foot(boxes[ev.anchor]) < foot - 0.01 or abs(boxes[ev.anchor].height - heights[ev.anchor]) > 0.01
+                or (ev.anchor in firsts and boxes[f"{firsts[ev.anchor]}-title"].page != boxes[ev.anchor].page)]
+        if not long:
+            return frame, {}
+        if htmls is None:
+            raise RuntimeError(f"{page.key}: entries taller than a page and no HTML to break them: {long}")
+        body = (top - foot) / PX_TO_PT
+        first, continued, split = dict(heights), {}, {}
+        for anchor in long:
+            part = self._part("long", self.long_html(page, anchor, htmls[anchor], body), pieces=True).result()
+            pieces = (next(a for a in part.info.anchors if a.name == "bpv0"),
+                      *(a for a in part.info.continued if a.name == "bpv0"))
+            if [p.page for p in pieces] != list(range(1, len(pieces) + 1)):  # page 0: the spacer's
+                raise RuntimeError(f"{page.key}: the entry {anchor} does not start a page when laid out alone")
+            above = (top - pieces[0].y) / PX_TO_PT  # its headings, if it is its group's first
+            first[anchor] = body - above - 0.01  # the rest of the page: it starts one, as laid out alone
+            continued[anchor] = tuple(p.height for p in pieces[1:])
+            split[anchor] = (part, pieces)
+        frame = lay_out(first, continued)
+        boxes2 = {a.name: a for a in frame.info.anchors}
+        stamps: dict[str, list[Stamp]] = {}
+        for anchor, (part, pieces) in split.items():
+            targets = [boxes2[anchor], *(boxes2[f"{anchor}{CONTINUED}{k}"] for k in range(1, len(pieces)))]
+            if (abs(targets[0].y - pieces[0].y) > 0.01
+                    or [t.page for t in targets] != list(range(targets[0].page, targets[0].page + len(targets)))
+                    or any(_foot(t) < foot - 0.01 for t in targets)
+                    or (anchor in firsts and boxes2[f"{firsts[anchor]}-title"].page != targets[0].page)):
+                raise RuntimeError(f"{page.key}: the pieces of the entry {anchor} are not where they were laid out")
+            stamps[anchor] = [Stamp(t.page, part, p.page, t.x - p.x, t.y - p.y, "bpv0.")
+                              for t, p in zip(targets, pieces, strict=True)]
+        over = [ev.anchor for ev in page.entries if ev.anchor not in split and (
+            _foot(boxes2[ev.anchor]) < foot - 0.01 or abs(boxes2[ev.anchor].height - heights[ev.anchor]) > 0.01)]
+        if over:
+            raise RuntimeError(f"{page.key}: entries still go past the foot of a page: {over}")
+        own = {f"{a}{CONTINUED}{k}" for a, (_, pieces) in split.items() for k in range(1, len(pieces))}
+        return replace(frame, info=replace(frame.info, anchors=tuple(
+            a for a in frame.info.anchors if a.name not in own))), stamps
 
 
 def build_pdfs(rules: Rules, out_dir: Path, workers: int | None = None, *, runner: Runner | None = None,

@@ -32,6 +32,7 @@ class Ref:
 def make_environment(rules: Rules) -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                      # every output, literal text beside an expression included: no template may need an ASCII ~
                       finalize=lambda value: for_readers(value) if isinstance(value, str) else value)
     env.filters["rich"] = InlineMarkup(rules.labels)
     env.filters["css_string"] = lambda text: Markup(css_string(text))
