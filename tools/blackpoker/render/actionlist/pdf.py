@@ -392,7 +392,9 @@ class ListsBuilder:
         over = [ev.anchor for ev in page.entries if ev.anchor not in split and (
             _foot(boxes2[ev.anchor]) < foot - 0.01 or abs(boxes2[ev.anchor].height - heights[ev.anchor]) > 0.01)]
         if over:
-            raise RuntimeError(f"{page.key}: entries still go past the foot of a page: {over}")
+            detail = [(a, boxes2[a].page, round(boxes2[a].y, 2), round(boxes2[a].height, 2), round(heights[a], 2)) for a in over]
+            raise RuntimeError(f"{page.key}: entries still go past the foot ({foot:.2f}) of a page: {detail}; "
+                               f"split: {[(a, [(t.page, round(t.y, 2), round(t.height, 2)) for t in ps]) for a, (_, ps) in split.items()]}")
         own = {f"{a}{CONTINUED}{k}" for a, (_, pieces) in split.items() for k in range(1, len(pieces))}
         return replace(frame, info=replace(frame.info, anchors=tuple(
             a for a in frame.info.anchors if a.name not in own))), stamps
