@@ -138,3 +138,21 @@ def test_environment_problems_are_one_line_with_the_path_and_exit_1(tmp_path: Pa
 def test_nonsense_game_counts_are_refused() -> None:
     played = _blackpoker("sim", "play", "--games", "-5")
     assert played.returncode == 2 and "-5 is not in the range x>=1" in played.stderr
+
+
+def test_build_refuses_a_label_condition_the_simulator_does_not_know_at_its_place(tmp_path: Path) -> None:
+    """The build plays the scenarios: a condition text it cannot evaluate is a located error (exit 2) before
+    anything is built, not a KeyError in one scenario (issue 13, item 2's payload run found it)."""
+    defs = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, defs)
+    chars = defs / "characters.yaml"
+    text = chars.read_text(encoding="utf-8")
+    assert "condition: キーカードに A が含まれる場合のみ}" in text
+    chars.write_text(text.replace("condition: キーカードに A が含まれる場合のみ}", "condition: 月が満ちている場合のみ}"),
+                     encoding="utf-8")
+    line = 1 + text[:text.index("キーカードに A が含まれる場合のみ}")].count("\n")
+    out = tmp_path / "site"
+    built = _blackpoker("build", "--definitions", str(defs), "--out", str(out))
+    assert built.returncode == 2, built.stderr
+    assert f"characters.yaml:{line}:" in built.stderr and "'月が満ちている場合のみ' is not simulated" in built.stderr
+    assert "Traceback" not in built.stderr and not out.exists()

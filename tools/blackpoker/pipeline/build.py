@@ -36,6 +36,7 @@ from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.pipeline.cache import StepCache, fingerprint
 from blackpoker.pipeline.code import code_closure
 from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
+from blackpoker.sim.engine import coverage_problems
 
 if TYPE_CHECKING:
     from blackpoker.pipeline.jobs import Scheduler
@@ -279,7 +280,8 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     from blackpoker.pipeline.locks import CacheLease, output_lock
 
     start = time.perf_counter()
-    rules = load_rules(definitions)  # fail fast, before any file is touched
+    # fail fast, before any file is touched; the build plays the scenarios, so the simulator must cover the rules
+    rules = load_rules(definitions, extra_checks=(coverage_problems,))
     progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions")
 
     out = out.resolve()

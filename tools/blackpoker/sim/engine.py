@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from blackpoker.core.model import Origin, Rules, Speed
 from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
+from blackpoker.sim.abilities import LABEL_CONDITIONS
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.effects import EFFECTS, Ctx
 from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
@@ -76,6 +77,11 @@ def coverage_gaps(rules: Rules) -> list[Gap]:
         if a.activation_condition and not activation_known(a.activation_condition):
             gaps.append(Gap(a.origin.sub("activation_condition"),
                             f"action '{a.id}': activation condition '{a.activation_condition}' is not simulated"))
+    for c in rules.characters:
+        for i, label in enumerate(c.labels):
+            if label.condition is not None and label.condition not in LABEL_CONDITIONS:
+                gaps.append(Gap(c.origin.sub("labels", i, "condition"),
+                                f"character '{c.id}': label condition '{label.condition}' is not simulated"))
     for frame in rules.frames:
         if frame.id not in SETUPS:
             gaps.append(Gap(frame.origin, f"frame '{frame.id}' has no setup in the simulator"))

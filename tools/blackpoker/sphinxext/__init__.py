@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
@@ -61,6 +62,11 @@ def _md_escape(text: str) -> str:
 
 def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     ed = rules_of(app.config).edition
+    # The theme prints the title and project raw in places (furo's sidebar brand, its search page) and with
+    # ``|e`` in others: as escaped Markup they are safe in both (``|e`` leaves Markup as it is).
+    for name in ("docstitle", "shorttitle", "project"):
+        if isinstance(context.get(name), str):
+            context[name] = Markup.escape(context[name])
     context["bp_edition"] = {"title": ed.title, "subtitle": ed.subtitle, "edition": ed.edition,
                              "author": ed.author, "release": ed.release, "copyright": ed.copyright}
 
