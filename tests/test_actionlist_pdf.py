@@ -418,3 +418,30 @@ def test_an_entry_taller_than_a_page_keeps_its_headings(long_built: tuple[Rules,
         pages = [_squeeze(t) for t in _body_texts(a5, 0)]
         start = next(n for n, t in enumerate(pages) if "長い説明の文1番目" in t)
         assert "キャラクターリスト" in pages[start] and "一般兵" in pages[start], page.key
+
+
+@needs_poppler
+@pytest.mark.slow
+def test_after_very_long_pieces_an_entry_the_frame_would_let_run_past_the_foot_starts_the_next_page(
+        tmp_path: Path) -> None:
+    """300 KB of flavour text in 兵士召喚 (bench.py's long entry): after its 39 pieces, WeasyPrint let the box of
+    リバース run 2.4 pt past the foot of page 47 of the master list; it is moved to the next page instead."""
+    from blackpoker.core.paths import DEFINITIONS
+    from pdfsame import words_drawn_over_words
+
+    definitions = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, definitions)
+    actions = definitions / "actions.yaml"
+    marker = "「防壁の次は兵士を出します。これが戦術の基本です。」"
+    sentence = "防壁を並べ、兵士を出し、攻撃する。この順番を忘れないように。"
+    text = actions.read_text(encoding="utf-8")
+    assert text.count(marker) == 1
+    actions.write_text(text.replace(marker, "「" + sentence * (300 * 1024 // len(sentence.encode())) + "」"),
+                       encoding="utf-8")
+    rules = load_rules(definitions)
+    build_pdfs(rules, tmp_path / "site")
+    mast = next(p for p in list_pages(rules) if p.key == "mast")
+    assert len(PdfReader(pdf_paths(tmp_path / "site", mast)[0]).pages) > 50
+    for anchor in ("act-reverse", "act-soldier-summon"):
+        assert _lost_text(rules, tmp_path / "site", anchor) == [], anchor
+    assert words_drawn_over_words(pdf_paths(tmp_path / "site", mast)[0]) == []

@@ -116,6 +116,7 @@ class PrintDoc:
     heights: dict[str, float] = field(default_factory=dict)
     continued: dict[str, tuple[float, ...]] = field(default_factory=dict)
     drawn: dict[str, str] = field(default_factory=dict)  # entry anchor -> the HTML to show for it
+    page_breaks: frozenset[str] = frozenset()  # entries and groups that start a page
     spacer: float = 0.0  # an empty block this high (px) before the runs
     spacer_section: bool = False  # the spacer is a list section (before any but the list's first section)
     css: str = ""
@@ -339,6 +340,13 @@ class ListsBuilder:
                 return frame, cover, long
             cover_pages = cover.info.pages
 
+    @staticmethod
+    def _over(page: ListPage, boxes: dict[str, Anchor], heights: dict[str, float], split: set[str],
+              foot: float) -> list[str]:
+        """The entries (not broken into pieces) whose box goes past the page's foot or was cut."""
+        return [ev.anchor for ev in page.entries if ev.anchor not in split and (
+            _foot(boxes[ev.anchor]) < foot - 0.01 or abs(boxes[ev.anchor].height - heights[ev.anchor]) > 0.01)]
+
     def frame(self, page: ListPage, heights: dict[str, float], cover_pages: int,
               htmls: dict[str, str] | None = None) -> tuple[Part, dict[str, list[Stamp]]]:
         """The list's frame, and the stamps of the pieces of each entry taller than a page (by its anchor).
@@ -349,10 +357,11 @@ class ListsBuilder:
         context = page_context(self.rules, page, self.pages)
         template = self.env.get_template("print.html")
 
-        def lay_out(box_heights: dict[str, float], continued: dict[str, tuple[float, ...]]) -> Part:
+        def lay_out(box_heights: dict[str, float], continued: dict[str, tuple[float, ...]],
+                    breaks: frozenset[str] = frozenset()) -> Part:
             return self._part(f"frame-{page.key}", template.render({**context, "doc": PrintDoc(
                 whole(page), cover_pages=cover_pages, colophon=True, heights=box_heights,
-                continued=continued)})).result()
+                continued=continued, page_breaks=breaks)})).result()
 
         top, foot = self.body()
         frame = lay_out(heights, {})
@@ -377,8 +386,18 @@ class ListsBuilder:
             first[anchor] = body - above - 0.01  # the rest of the page: it starts one, as laid out alone
             continued[anchor] = tuple(p.height for p in pieces[1:])
             split[anchor] = (part, pieces)
-        frame = lay_out(first, continued)
-        boxes2 = {a.name: a for a in frame.info.anchors}
+        # After the pieces, WeasyPrint (70) sometimes lets a box that fits on a page run a few points past the
+        # foot instead of moving it to the next page: such a box (or its group, if it is the first) is given
+        # the page break WeasyPrint should have made, and the frame laid out again.
+        breaks: frozenset[str] = frozenset()
+        for _ in range(8):
+            frame = lay_out(first, continued, breaks)
+            boxes2 = {a.name: a for a in frame.info.anchors}
+            over = self._over(page, boxes2, heights, set(split), foot)
+            fits = {firsts.get(a, a) for a in over if heights[a] < body}
+            if not over or not fits or fits <= breaks:
+                break
+            breaks |= fits
         stamps: dict[str, list[Stamp]] = {}
         for anchor, (part, pieces) in split.items():
             targets = [boxes2[anchor], *(boxes2[f"{anchor}{CONTINUED}{k}"] for k in range(1, len(pieces)))]
@@ -389,8 +408,7 @@ class ListsBuilder:
                 raise RuntimeError(f"{page.key}: the pieces of the entry {anchor} are not where they were laid out")
             stamps[anchor] = [Stamp(t.page, part, p.page, t.x - p.x, t.y - p.y, "bpv0.")
                               for t, p in zip(targets, pieces, strict=True)]
-        over = [ev.anchor for ev in page.entries if ev.anchor not in split and (
-            _foot(boxes2[ev.anchor]) < foot - 0.01 or abs(boxes2[ev.anchor].height - heights[ev.anchor]) > 0.01)]
+        over = self._over(page, boxes2, heights, set(split), foot)
         if over:
             detail = [(a, boxes2[a].page, round(boxes2[a].y, 2), round(boxes2[a].height, 2), round(heights[a], 2)) for a in over]
             raise RuntimeError(f"{page.key}: entries still go past the foot ({foot:.2f}) of a page: {detail}; "
