@@ -68,7 +68,7 @@ def main() -> None:
 
 
 def long_entry() -> None:
-    """Cold builds with one flavour text of 0, 100 and 300 KB: seconds added per 100 KB of text."""
+    """Cold builds with one flavour text of 0, 100 and 300 KB (best of two each): seconds added per 100 KB."""
     marker = "「防壁の次は兵士を出します。これが戦術の基本です。」"
     sentence = "防壁を並べ、兵士を出し、攻撃する。この順番を忘れないように。"  # 30 characters, 90 bytes
     seconds = {}
@@ -79,8 +79,9 @@ def long_entry() -> None:
             actions = defs / "actions.yaml"
             text = sentence * (size * 1024 // len(sentence.encode("utf-8")))
             actions.write_text(actions.read_text(encoding="utf-8").replace(marker, f"「{text}」"), encoding="utf-8")
-            seconds[size] = timed([*BLACKPOKER, "build", "--definitions", str(defs), "--out", str(Path(tmp) / "site")],
-                                  ROOT)
+            # the best of two cold builds (each into a new folder, with a new cache): this machine is noisy
+            seconds[size] = min(timed([*BLACKPOKER, "build", "--definitions", str(defs), "--out",
+                                       str(Path(tmp) / f"run{run}" / "site")], ROOT) for run in (1, 2))
     per_100 = {size: (seconds[size] - seconds[0]) / (size / 100) for size in (100, 300)}
     print()
     print("long entry (cold builds)  seconds  added per 100 KB")

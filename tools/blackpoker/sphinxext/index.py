@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 from docutils import nodes
+from sphinx import addnodes
 
 from blackpoker.core.kinds import Named, anchor, label
 from blackpoker.core.model import Rules
@@ -110,3 +111,24 @@ class IndexDirective(RulesDirective):
                     columns += lst
             box += columns
         return [box]
+
+
+def add_term_entries(app: Any, doctree: nodes.document) -> None:
+    """``doctree-read``: an invisible index entry for each 索引 term at the section or entry it points to, so the
+    search page finds the term and opens that place (the entries' own names get theirs in lists.py)."""
+    path = Path(app.env.srcdir) / app.config.blackpoker_index_terms
+    try:
+        terms = read_terms(path)
+    except IndexTermsError:  # the {bp-index} directive reports it, at its place
+        return
+    app.env.note_dependency(str(path))
+    by_label: dict[str, list[str]] = {}
+    for term in terms:
+        by_label.setdefault(term.label, []).append(term.term)
+    for node in list(doctree.findall(nodes.Element)):
+        for label in [i for i in node.get("ids", ()) if i in by_label]:
+            entry = addnodes.index(entries=[("single", t, label, "main", None) for t in by_label[label]], inline=False)
+            if isinstance(node, nodes.section):
+                node.insert(1, entry)  # after its title
+            elif node.parent is not None:
+                node.parent.insert(node.parent.index(node), entry)

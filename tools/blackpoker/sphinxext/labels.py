@@ -8,11 +8,14 @@ catalogue is compiled (babel, which Sphinx itself uses) into the build's work fo
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from sphinx.application import Sphinx
+
+from blackpoker.pipeline.fsutil import write_atomic
 
 # the theme's message ids, exactly as its templates give them
 LABELS = {
@@ -40,3 +43,27 @@ def add_japanese_labels(app: Sphinx) -> None:
     with target.open("wb") as f:
         write_mo(f, catalog)
     app.add_message_catalog("sphinx", folder)
+
+
+# messages of the search page that Sphinx's Japanese catalogue for its scripts leaves empty (the page said
+# nothing when a search found something); one form, as Japanese has no plural
+SCRIPT_LABELS = {
+    "Search finished, found one page matching the search query.":
+        "検索が完了しました。${resultCount} ページ見つかりました。",
+}
+
+
+def fill_script_labels(app: Sphinx, exception: BaseException | None) -> None:
+    """``build-finished``: fill the messages Sphinx's ``translations.js`` for Japanese has empty."""
+    path = Path(app.outdir) / "_static" / "translations.js"
+    if exception is not None or app.config.language != "ja" or not path.is_file():
+        return
+    text = path.read_text(encoding="utf-8")
+    head, _, rest = text.partition("(")
+    body, _, tail = rest.rpartition(")")
+    data = json.loads(body)
+    messages = data["messages"]
+    for message, label in SCRIPT_LABELS.items():
+        if not any(messages.get(message) or ()):
+            messages[message] = [label] if isinstance(messages.get(message), list) else label
+    write_atomic(path, f"{head}({json.dumps(data, ensure_ascii=False, indent=4, sort_keys=True)}){tail}")

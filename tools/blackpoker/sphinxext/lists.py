@@ -86,6 +86,7 @@ class ListDirective(RulesDirective):
         if category:
             title += nodes.Text(f" ({category})")
         r.target_title(title, label, self.state.document)
+        box += r.search_entry(e.name, label)
         box += title
         return box
 

@@ -1,0 +1,110 @@
+"""The rulebook's search page in Chromium finds the game's own terms and opens them (issue 14, item 3): every entry
+name and every 索引 term typed whole has its own place as the first hit; the first half of an entry's name
+finds it too."""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from blackpoker import load_rules
+from blackpoker.core.kinds import anchor
+from blackpoker.core.model import Rules
+from blackpoker.core.paths import SOURCE
+from blackpoker.sphinxext.index import read_terms
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium"),
+]
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return load_rules()
+
+
+@pytest.fixture(scope="module")
+def served(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    site = tmp_path_factory.mktemp("search") / "site"
+    shutil.copytree(built_rulebook[0], site)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    with server:
+        yield site, f"http://127.0.0.1:{server.server_address[1]}/"
+        server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def search(served: tuple[Path, str]) -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    _, root = served
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        page = browser.new_page()
+        # the hits' passages are fetched page by page: not needed to rank them
+        page.route(re.compile(r".*\.html$"), lambda route: route.fulfill(body="") if "search.html" not in route.request.url
+                   else route.continue_())
+
+        def hits(query: str) -> list[str]:
+            page.goto(root + "search.html?q=" + query)
+            page.wait_for_selector("#search-results .search-summary:not(:empty)")
+            return [str(a) for a in page.eval_on_selector_all("#search-results ul.search li > a",
+                                                             "els => els.map(e => e.getAttribute('href'))")]
+
+        yield hits
+        browser.close()
+
+
+def _places(rules: Rules) -> list[tuple[str, str]]:
+    """(what a reader types, the anchor it must open): every entry name and every 索引 term."""
+    names = [(e.name, anchor(e)) for e in (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames)]
+    return names + [(t.term, t.label) for t in read_terms(SOURCE / "index-terms.yaml")]
+
+
+def test_every_entry_name_and_index_term_opens_its_own_place_as_the_first_hit(
+        rules: Rules, served: tuple[Path, str], search: Any) -> None:
+    """A name two entries share (アップ: an action and a fog) gives both as the first two hits."""
+    site, _ = served
+    places: dict[str, set[str]] = {}
+    for text, label in _places(rules):
+        places.setdefault(text, set()).add(label)
+    assert len(places) >= 100
+    wrong = []
+    for text, labels in places.items():
+        found = search(text)
+        first = found[:len(labels)]
+        if {h.rpartition("#")[2] for h in first} != labels:
+            wrong.append(f"{text}: {sorted(labels)} expected first, got {found[:4]}")
+            continue
+        for hit in first:
+            target = site / hit.split("#")[0]
+            assert f'id="{hit.rpartition("#")[2]}"' in target.read_text(encoding="utf-8"), (text, hit)
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_the_first_half_of_an_entry_s_name_finds_it(rules: Rules, search: Any) -> None:
+    missing = {}
+    for e in (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames):
+        part = e.name[:math.ceil(len(e.name) / 2)]
+        found = search(part)
+        if not any(h.endswith("#" + anchor(e)) for h in found):
+            missing[e.name] = (part, found[:3])
+    assert missing == {}
