@@ -126,8 +126,8 @@ def add_term_entries(app: Any, doctree: nodes.document) -> None:
     for term in terms:
         by_label.setdefault(term.label, []).append(term.term)
     for node in list(doctree.findall(nodes.Element)):
-        for label in [i for i in node.get("ids", ()) if i in by_label]:
-            entry = addnodes.index(entries=[("single", t, label, "main", None) for t in by_label[label]], inline=False)
+        for target in [i for i in node.get("ids", ()) if i in by_label]:
+            entry = addnodes.index(entries=[("single", t, target, "main", None) for t in by_label[target]], inline=False)
             if isinstance(node, nodes.section):
                 node.insert(1, entry)  # after its title
             elif node.parent is not None:
