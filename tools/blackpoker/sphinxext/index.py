@@ -126,7 +126,8 @@ def add_term_entries(app: Any, doctree: nodes.document) -> None:
     for term in terms:
         by_label.setdefault(term.label, []).append(term.term)
     for node in list(doctree.findall(nodes.Element)):
-        for target in [i for i in node.get("ids", ()) if i in by_label]:
+        ids: list[str] = node.get("ids", [])
+        for target in [i for i in ids if i in by_label]:
             entry = addnodes.index(entries=[("single", t, target, "main", None) for t in by_label[target]], inline=False)
             if isinstance(node, nodes.section):
                 node.insert(1, entry)  # after its title
