@@ -21,12 +21,17 @@ from blackpoker.sphinxext.base import RulesDirective
 
 FONT = "'BIZ UDPGothic', 'BIZ UDGothic', 'Noto Sans CJK JP', sans-serif"
 INK, PAPER, ACCENT, MUTED = "#222", "#fff", "#8b1a1a", "#eef1f5"
+# On a screen a figure is never drawn smaller than its smallest text at 11 px: a phone scrolls it sideways.
+SMALLEST_TEXT = 8  # user units (the inline figures) or points (Graphviz's edge labels are 10)
+MIN_SCALE = 11 / SMALLEST_TEXT
+DOT_MIN_SCALE = 11 / 10
 
 
 # --- inline SVG primitives ---------------------------------------------------------------------------
 def _svg(width: int, height: int, body: list[str], title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-            f'class="bp-svg" style="max-width:{width * 1.6:.0f}px" font-family="{FONT}">'
+            f'class="bp-svg" style="max-width:{width * 1.6:.0f}px; --bp-min-width:{width * MIN_SCALE:.0f}px" '
+            f'font-family="{FONT}">'
             f"<title>{html.escape(title)}</title>{''.join(body)}</svg>")
 
 
@@ -79,7 +84,7 @@ def layout_svg(rules: Rules, zone_ids: tuple[str, ...], title: str) -> str:
                   [_card(30, 34, face_down=True), _card(70, 34, label="♠5"), _card(104, 34, label="♡K")])
     mid = width / 2 - 52
     body += _zone(10, 168, width - 20, 60, name["hand"],
-                  [_card(mid + 26 * i, 188, label=lbl) for i, lbl in enumerate(("A", "♠9", "◇Q", "♣2"))])
+                  [_card(mid + 26 * i, 188, label=lbl) for i, lbl in enumerate(("♠A", "♠9", "◇Q", "♣2"))])
     return _svg(width, 238, body, title)
 
 
@@ -160,9 +165,9 @@ def dot_to_svg(source: str, title: str) -> str:
     svg = re.sub(r"<title>.*?</title>", "", svg, flags=re.S)
     svg = re.sub(r'\s(id|class)="[^"]*"', "", svg)
     m = re.search(r'<svg width="(\d+)pt" height="(\d+)pt"', svg)
-    max_width = f"{int(m.group(1)) * 1.34:.0f}px" if m else "100%"
+    size = f"max-width:{int(m.group(1)) * 1.34:.0f}px; --bp-min-width:{int(m.group(1)) * DOT_MIN_SCALE:.0f}px" if m else ""
     svg = re.sub(r'<svg width="\d+pt" height="\d+pt"',
-                 f'<svg class="bp-svg bp-flow" role="img" aria-label="{html.escape(title)}" style="max-width:{max_width}"',
+                 f'<svg class="bp-svg bp-flow" role="img" aria-label="{html.escape(title)}" style="{size}"',
                  svg, count=1)
     return re.sub(r">\s+<", "><", svg).strip()
 
@@ -181,7 +186,8 @@ def _own_ids(svg: str, label: str) -> str:
 
 def figure_node(svg: str, caption: str, label: str, document: nodes.document, classes: tuple[str, ...] = ()) -> nodes.figure:
     fig = nodes.figure(classes=["bp-figure", *classes])
-    fig += nodes.raw("", _own_ids(svg, label), format="html")
+    # in a box of its own, which a phone scrolls sideways when the figure is wider than the screen
+    fig += nodes.raw("", f'<div class="bp-figure-scroll">{_own_ids(svg, label)}</div>', format="html")
     fig += nodes.caption(caption, "", *r.suited(caption))
     r.target_title(fig, label, document)
     return fig
