@@ -302,6 +302,9 @@ def test_local_links_exist(rules: Rules, site: tuple[Path, list[Path]]) -> None:
             if tag not in ("a", "link", "script") or not ref or ref.startswith("#"):
                 continue
             target = (path.parent / ref.split("?")[0].split("#")[0]).resolve()
+            if target.parent == out.resolve():  # the rulebook's pages (test_every_entry_links_to_its_full_text…)
+                assert target.name in ("index.html", "format.html", "frame.html"), (path, ref)
+                continue
             if target.suffix == ".pdf":
                 assert target.name in pdf_names and target.parent.name == "pdf", (path, ref)
             else:
@@ -350,3 +353,25 @@ def test_ranges_are_set_with_the_books_tilde_on_every_list_page(pages: dict[str,
     for name, page in pages.items():
         text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", "", page, flags=re.S)
         assert "~" not in text, name
+
+
+def test_every_entry_links_to_its_full_text_in_the_rulebook(rules: Rules, site: tuple[Path, list[Path]],
+                                                            built_rulebook: tuple[Path, Path]) -> None:
+    """Issue 14, item 5: each entry of each HTML list opens its entry in the rulebook; each list page and the
+    hub link to the rulebook."""
+    out, written = site
+    book = built_rulebook[0]
+    pages = [p for p in written if p.parent.name == "html" and p.suffix == ".html"]
+    assert len(pages) == 5
+    for path in pages:
+        doc = Doc(path.read_text(encoding="utf-8"))
+        entries = [a["id"] for tag, a in doc.elements if tag == "article" and "entry" in (a.get("class") or "").split()]
+        links = {a["href"] for tag, a in doc.elements if tag == "a" and "entry-book" in (a.get("class") or "")}
+        assert len(links) == len(entries) > 0, path.name
+        for href in links:
+            target = (path.parent / href.split("#")[0]).resolve()
+            assert target.parent == out.resolve() and target.name in ("format.html", "frame.html"), href
+            assert f'id="{href.split("#")[1]}"' in (book / target.name).read_text(encoding="utf-8"), href
+        assert any(tag == "a" and a.get("href") == "../../index.html" for tag, a in doc.elements), path.name
+    hub = Doc((out / "actionlist" / "index.html").read_text(encoding="utf-8"))
+    assert any(tag == "a" and a.get("href") == "../index.html" for tag, a in hub.elements)

@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 import subprocess
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -424,3 +425,25 @@ def test_a_ruling_of_several_entries_is_printed_once_and_linked_from_the_others(
         assert boxes == 1, ruling.id
         mentions = sum(text.count(f"裁定: {html.escape(ruling.title, quote=False)}(") for text in pages.values())
         assert mentions == len(ruling.applies_to) - 1, ruling.id
+
+
+def test_the_appendix_gives_every_list_and_view_at_its_absolute_address(site: Path, rules: Rules) -> None:
+    """Issue 14, item 5: the book and every list (HTML, A5, 2-up, booklet), and each allowed format + frame view,
+    printed under the configured site address (the printed v8.1 book's by default), each linking to the file
+    in this build; no sentence that means nothing on paper."""
+    html = page(site, "appendix")
+    links = [(unescape(h), unescape(t)) for h, t in
+             re.findall(r'<a class="bp-download reference external" href="([^"]+)">([^<]+)</a>', html)]
+    base = "https://blackpoker.github.io/BlackPoker/master/"
+    assert rules.edition.site == base
+    assert all(text == base + href for href, text in links), links[:3]
+    hrefs = {href for href, _ in links}
+    assert {"blackpoker.pdf", "blackpoker-booklet.pdf"} <= hrefs
+    for key in ("lite", "std", "pro", "mast", "all"):
+        assert {f"actionlist/pdf/blackpoker-{key}{s}.pdf" for s in ("", "-2up", "-booklet")} <= hrefs, key
+    # the book's own addresses, as it prints them
+    assert "actionlist/html/all.html?format=%E3%83%A9%E3%82%A4%E3%83%88" in hrefs
+    assert "actionlist/html/all.html" in hrefs
+    views = [h for h in hrefs if "&frame=" in h]
+    assert len(views) == sum(len(rules.frames_for_format(f.id)) for f in rules.formats) == 10
+    assert "このサイトと同じビルド" not in html

@@ -58,3 +58,25 @@ def label(entry: Named) -> str:
     if isinstance(entry, Action) and entry.is_frame_action:
         return FRAME_ACTION_NAME
     return kind_of(entry).name
+
+
+# The rulebook page that shows each list of entries (``{bp-list} NAME`` in ``source/<page>.md``; the directive
+# refuses any other page), so the action lists can link each entry to its full text.
+RULEBOOK_LISTS: dict[str, str] = {
+    "actions": "format", "characters": "format", "fogs": "format",
+    "frames": "frame", "frame-actions": "frame", "frame-fogs": "frame", "trumps": "frame",
+}
+
+
+def rulebook_list(entry: Named) -> str:
+    """The rulebook list that shows the entry (a fog of the formats and of a frame: the formats' list)."""
+    if isinstance(entry, Action):
+        return "frame-actions" if entry.is_frame_action else "actions"
+    if isinstance(entry, Fog):
+        return "fogs" if entry.formats else "frame-fogs"
+    return {Character: "characters", Trump: "trumps", Frame: "frames"}[type(entry)]
+
+
+def rulebook_page(entry: Named) -> str:
+    """The rulebook page (its document name) where the entry's full text is."""
+    return RULEBOOK_LISTS[rulebook_list(entry)]

@@ -134,7 +134,7 @@ def _entry(cls: type[_E], raw: dict[str, Any], **given: Any) -> _E:
 def _build_rules(b: _Builder) -> m.Rules:
     rs = b.sources["ruleset"].data
     edition = m.Edition(**{k: rs["ruleset"].get(k) for k in (
-        "version", "edition", "title", "subtitle", "author", "release", "released", "copyright", "players")},
+        "version", "edition", "title", "subtitle", "author", "release", "released", "copyright", "players", "site")},
         origin=b.origin("ruleset", "ruleset"))
     fm = b.sources["formats"].data
 

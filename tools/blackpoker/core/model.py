@@ -95,6 +95,11 @@ class Edition:
     copyright: str
     players: int
     origin: Origin
+    site: str | None = None  # the published site's address (ends in /), for printed absolute addresses
+
+    def address(self, path: str) -> str:
+        """``path`` (relative to the site's root) as a reader types it: absolute under ``site`` when it is set."""
+        return f"{self.site}{path}" if self.site else path
 
 
 @dataclass(frozen=True)

@@ -156,7 +156,7 @@ def _pages_to_rewrite(app: Sphinx, env: Any) -> list[str]:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from blackpoker.sphinxext import cover, examples, figures, index, labels, lists, notes, numref, search, tables, typography
+    from blackpoker.sphinxext import cover, downloads, examples, figures, index, labels, lists, notes, numref, search, tables, typography
 
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
@@ -187,5 +187,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("bp-changes", notes.ChangesDirective)
     app.add_directive("bp-index", index.IndexDirective)
     app.add_directive("bp-cover", cover.CoverDirective)
+    app.add_directive("bp-downloads", downloads.DownloadsDirective)
     app.add_directive("bp-examples", examples.ExamplesDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

@@ -12,7 +12,7 @@ from typing import TypeVar
 from docutils import nodes
 
 from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
-from blackpoker.core.kinds import KIND, anchor
+from blackpoker.core.kinds import KIND, RULEBOOK_LISTS, anchor
 from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective
@@ -43,6 +43,9 @@ class ListDirective(RulesDirective):
         }
         if kind not in builders:
             raise self.error(f"unknown bp-list '{kind}'; expected one of {', '.join(builders)}")
+        if RULEBOOK_LISTS[kind] != self.env.docname:  # the action lists link each entry to that page
+            raise self.error(f"bp-list '{kind}' belongs on the page '{RULEBOOK_LISTS[kind]}' "
+                             f"(core/kinds.py: RULEBOOK_LISTS), not on '{self.env.docname}'")
         self.note_definitions()
         box = nodes.container(classes=["bp-list", f"bp-list-{kind}"])
         box.extend(builders[kind]())

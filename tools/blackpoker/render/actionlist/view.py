@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from blackpoker.core.kinds import KIND
+from blackpoker.core.kinds import KIND, rulebook_page
 from blackpoker.core.model import Action, Character, Entry, Fog, Rules, Ruling, Trump
 
 Kind = Literal["action", "character", "fog", "trump"]
@@ -38,6 +38,11 @@ class EntryView:
     @property
     def name(self) -> str:
         return self.entry.name
+
+    @property
+    def rulebook_page(self) -> str:
+        """The rulebook page with the entry's full text (``format``, ``frame``)."""
+        return rulebook_page(self.entry)
 
     @property
     def category(self) -> str:
