@@ -1,4 +1,5 @@
-"""The rules' worked examples are shown in the rulebook at their sections, and a broken one fails the build."""
+"""The book's worked examples are shown in the rulebook at their sections, as readers read them; every scenario,
+with every checked expectation, is in the verification report; a broken one fails the build."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from blackpoker.core.paths import ROOT, SOURCE
 from blackpoker.render.rulebook import build_rulebook
 
 EXAMPLES = ROOT / "scenarios" / "examples"
-FRAMES = ROOT / "scenarios" / "frames"  # every frame setup and frame action, shown in chapter 5
+FRAMES = ROOT / "scenarios" / "frames"  # every frame setup and frame action: in the verification report
+ACTIONS = ROOT / "scenarios" / "actions"
 
 
-def _sections() -> dict[str, list[str]]:
+def _sections(*folders: Path) -> dict[str, list[str]]:
     by_section: dict[str, list[str]] = {}
-    for path in sorted(EXAMPLES.glob("*.yaml")) + sorted(FRAMES.glob("*.yaml")):
+    for path in [p for folder in folders or (EXAMPLES,) for p in sorted(folder.glob("*.yaml"))]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         by_section.setdefault(str(data["section"]), []).append(data["title"])
     return by_section
@@ -30,7 +32,6 @@ def test_every_example_section_has_its_place_in_the_text() -> None:
         placed.update(re.findall(r"^```\{bp-examples\} (\S+)$", page.read_text(encoding="utf-8"), re.M))
     assert set(_sections()) == placed
     assert sum(len(t) for t in _sections().values()) >= 21
-    assert {"5.3.1", "5.3.2", "5.3.3", "5.3.4"} <= placed
 
 
 @pytest.fixture(scope="module")
@@ -38,14 +39,65 @@ def site(built_rulebook: tuple[Path, Path]) -> Path:
     return built_rulebook[0]
 
 
-def test_each_example_is_rendered_with_its_play_by_play(site: Path) -> None:
+def _text(html: str) -> str:
     import html as htmllib
-    html = "".join(p.read_text(encoding="utf-8") for p in site.glob("*.html"))
-    text = htmllib.unescape(re.sub(r"<[^>]+>", "", html))
+    return htmllib.unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def test_each_example_is_rendered_with_its_play_by_play(site: Path) -> None:
+    html = "".join(p.read_text(encoding="utf-8") for p in site.glob("*.html") if p.name != "verification.html")
+    text = _text(html)
     for titles in _sections().values():
         for title in titles:
             assert f"例: {title}" in text, title
     assert html.count('class="bp-verified') == sum(len(t) for t in _sections().values())
+    for title in (t for ts in _sections(FRAMES).values() for t in ts):  # frames: the report's, not the book's
+        assert f"例: {title}" not in text, title
+
+
+# what test logs look like: checked expectations, Python reprs, ASCII card codes, scenario file names
+TEST_OUTPUT = re.compile(r"\b(PASS|FAIL) |'cards'|True\}|(?<![A-Za-z])[SHDC](10|[2-9AJQK])(?![A-Za-z0-9])|\.yaml")
+
+
+def test_no_test_output_reaches_a_reader(site: Path, built_rulebook: tuple[Path, Path]) -> None:
+    """Issue 14, item 1: the book's examples read as play-by-play only; the checks are in the report."""
+    import subprocess
+    for page in sorted(site.glob("*.html")):
+        if page.name in ("verification.html", "search.html"):
+            continue
+        main = page.read_text(encoding="utf-8")
+        main = re.sub(r"<(script|style)\b.*?</\1>", "", main, flags=re.S)
+        found = TEST_OUTPUT.search(_text(main))
+        assert found is None, (page.name, _text(main)[max(0, found.start() - 40):found.end() + 40])
+    pdf = site / "blackpoker.pdf"
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], check=True, capture_output=True,
+                          text=True).stdout
+    found = TEST_OUTPUT.search(text)
+    assert found is None, text[max(0, found.start() - 40):found.end() + 40]
+    assert "検証レポート" not in text and text.count("シミュレーターで検証済み") == sum(len(t) for t in _sections().values())
+
+
+def test_the_verification_report_shows_every_scenario_and_check_linked_both_ways(site: Path) -> None:
+    from blackpoker import load_rules
+    from blackpoker.sim.scenario import load_scenario, run_scenario
+
+    report = (site / "verification.html").read_text(encoding="utf-8")
+    text = _text(report)
+    rules = load_rules()
+    checks = 0
+    for folder in (EXAMPLES, FRAMES, ACTIONS):
+        for path in sorted(folder.glob("*.yaml")):
+            result = run_scenario(rules, load_scenario(path, rules))
+            checks += len(result.expectations)
+            label = f"vr-{folder.name}-{path.stem.lower()}"
+            assert f'id="{label}"' in report, label
+            assert f"{len(result.expectations)} 項目を確認" in text and path.name in text
+            if folder == EXAMPLES:  # each way: the example links to its report entry and back
+                assert f'href="#ex-{path.stem.lower()}"' not in report
+                assert f'href="common.html#ex-{path.stem.lower()}"' in report or f"#ex-{path.stem.lower()}\"" in report
+                assert any(f'href="verification.html#{label}"' in p.read_text(encoding="utf-8")
+                           for p in site.glob("*.html")), label
+    assert text.count("PASS ") == checks > 300
 
 
 def test_a_changed_expectation_fails_the_build(tmp_path: Path) -> None:
@@ -84,11 +136,12 @@ def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change
 
     def build() -> str:
         build_rulebook(defs, site, pdf=False, work_dir=tmp_path / "work", runner=Inline(), environment="same code",
-                       overrides={"blackpoker_examples": os.pathsep.join([str(folder), str(FRAMES)])})
+                       overrides={"blackpoker_examples": str(folder),
+                                  "blackpoker_report": os.pathsep.join([str(folder), str(FRAMES)])})
         return (site / "format.html").read_text(encoding="utf-8") + (site / "common.html").read_text(encoding="utf-8")
 
     build()
-    assert sorted(played) == sorted(s for s, titles in _sections().items() for _ in titles)  # each one once
+    assert sorted(played) == sorted(s for s, titles in _sections(EXAMPLES, FRAMES).items() for _ in titles)  # once each
     played.clear()
 
     # a flavour text: chapter 4 (which shows it, and examples 4.3.1 and 4.3.2) is read again, nothing is played

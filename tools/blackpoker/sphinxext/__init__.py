@@ -160,8 +160,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
-    # Folders of scenarios shown by {bp-examples}, separated by os.pathsep (a -D override is one string).
-    app.add_config_value("blackpoker_examples", os.pathsep.join(str(SCENARIOS / d) for d in ("examples", "frames")),
+    # Folders of the book's worked examples shown by {bp-examples}, separated by os.pathsep (a -D override is one
+    # string).
+    app.add_config_value("blackpoker_examples", str(SCENARIOS / "examples"), "env", types=frozenset({str}))
+    # Folders of scenarios the verification report shows (every scenario the build runs).
+    app.add_config_value("blackpoker_report", os.pathsep.join(str(SCENARIOS / d) for d in ("examples", "frames", "actions")),
                          "env", types=frozenset({str}))
     app.add_config_value("blackpoker_index_terms", "index-terms.yaml", "env", types=frozenset({str}))
     app.connect("config-inited", _load, priority=400)
@@ -189,4 +192,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("bp-cover", cover.CoverDirective)
     app.add_directive("bp-downloads", downloads.DownloadsDirective)
     app.add_directive("bp-examples", examples.ExamplesDirective)
+    app.add_directive("bp-verification", examples.VerificationDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

@@ -1,9 +1,11 @@
-"""``{bp-examples} 2.10.4``: the rules' worked examples of a section, played by the simulator.
+"""``{bp-examples} 2.10.4``: the book's worked examples of a section, played by the simulator; and
+``{bp-verification}``: the verification report (検証レポート) of every scenario, for maintainers.
 
-Every scenario in the examples folders (the worked examples and the frame scenarios) whose ``section`` is
-the argument is run at build time; its Japanese play-by-play and checked expectations are shown at that
-place. An example whose expectation no longer holds stops the build with the scenario's file and the failing
-expectation, so a rules change cannot silently break an example.
+Every scenario in the examples folder (the book's worked examples) whose ``section`` is the argument is run at
+build time; its Japanese play-by-play is shown at that place, with one line saying it was verified, linking to
+its entry in the report. The report shows every scenario (the examples, the frame setups and the per-action
+ones) with its section and every checked expectation. An example whose expectation no longer holds stops the
+build with the scenario's file and the failing expectation, so a rules change cannot silently break an example.
 
 Loading and playing scenarios is the costliest part of reading a page, and a page with examples is read
 again whenever any definition shown on it changes. So the environment keeps, per scenario file, its section
@@ -15,11 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.errors import SphinxError
 
 from blackpoker.core.errors import DefinitionErrors
@@ -38,8 +42,24 @@ class PlayedExample:
 
     path: str
     title: str
-    lines: tuple[str, ...]  # the play-by-play with its checked expectations
-    checked: int
+    section: str
+    lines: tuple[str, ...]  # the play-by-play, for readers
+    checks: tuple[str, ...]  # each checked expectation as the report shows it (PASS …)
+    transcript: tuple[str, ...]  # the play-by-play with the checks where they were made, for the report
+
+    @property
+    def folder(self) -> str:
+        return Path(self.path).parent.name
+
+    @property
+    def example_label(self) -> str:
+        """The label of the example in the book's text."""
+        return f"ex-{Path(self.path).stem.lower()}"
+
+    @property
+    def report_label(self) -> str:
+        """The label of the scenario in the verification report."""
+        return f"vr-{self.folder}-{Path(self.path).stem.lower()}"
 
 
 def load(path: Path, rules: Rules) -> Any:
@@ -61,8 +81,25 @@ def play(rules: Rules, scenario: Any) -> PlayedExample:
         failed = [e for e in result.expectations if not e.passed]
         detail = "\n".join(f"  {e.line()}" for e in failed) or "  (no expectation was checked)"
         raise ExampleFailed(f"{scenario.path}: the example 「{scenario.title}」 no longer holds:\n{detail}")
-    lines = tuple(line for line in result.transcript if not line.startswith("# "))
-    return PlayedExample(str(Path(scenario.path).resolve()), scenario.title, lines, len(result.expectations))
+    transcript = tuple(line for line in result.transcript if not line.startswith("# "))
+    checks = tuple(e.line() for e in result.expectations)
+    lines = tuple(line for line in transcript if not _is_check(line))
+    # the checks the play-by-play does not show where they were made (a refused decision's rule): after it
+    inline = Counter(line.strip() for line in transcript if _is_check(line))
+    rest = []
+    for check in checks:
+        if inline[check] > 0:
+            inline[check] -= 1
+        else:
+            rest.append(check)
+    if rest:
+        transcript += ("その他の確認 (拒否された判断など):", *("　" + check for check in rest))
+    return PlayedExample(str(Path(scenario.path).resolve()), scenario.title, str(scenario.section), lines, checks,
+                         transcript)
+
+
+def _is_check(line: str) -> bool:
+    return line.strip().startswith(("PASS ", "FAIL "))
 
 
 class Examples:
@@ -91,6 +128,19 @@ class Examples:
             self.loaded[key] = load(path, rules)
         return self.loaded[key]
 
+    def every(self, folders: str, rules: Rules, ruleset: str) -> list[PlayedExample]:
+        """Every scenario in ``folders`` (joined by os.pathsep), played, in folder then file order."""
+        files = [p.resolve() for folder in folders.split(os.pathsep) for p in sorted(Path(folder).glob("*.yaml"))]
+        shown = []
+        for path in files:
+            name = str(path)
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            kept = self.played.get(name)
+            if kept is None or kept[:2] != (digest, ruleset):
+                kept = self.played[name] = (digest, ruleset, play(rules, self.scenario(path, digest, rules, ruleset)))
+            shown.append(kept[2])
+        return shown
+
     def of_section(self, folders: str, section: str, rules: Rules, ruleset: str) -> list[PlayedExample]:
         """The examples of ``section`` in ``folders`` (joined by os.pathsep), in folder then file order."""
         files = [p.resolve() for folder in folders.split(os.pathsep) for p in sorted(Path(folder).glob("*.yaml"))]
@@ -107,6 +157,18 @@ class Examples:
                 kept = self.played[name] = (digest, ruleset, play(rules, self.scenario(path, digest, rules, ruleset)))
             shown.append(kept[2])
         return shown
+
+
+VERIFIED = "✓ シミュレーターで検証済み"
+
+
+def _verified(example: PlayedExample) -> list[nodes.Node]:
+    """The line under an example: on the site it links to the report; the printed book has no report."""
+    on_site = addnodes.only(expr="not singlehtml")
+    on_site += nodes.paragraph("", "", r.ref(example.report_label, VERIFIED), classes=["bp-verified"])
+    in_print = addnodes.only(expr="singlehtml")
+    in_print += nodes.paragraph(VERIFIED, VERIFIED, classes=["bp-verified"])
+    return [on_site, in_print]
 
 
 class ExamplesDirective(RulesDirective):
@@ -126,11 +188,49 @@ class ExamplesDirective(RulesDirective):
         for example in found:
             self.env.note_dependency(example.path)
             box = nodes.container(classes=["bp-example"])
-            box += nodes.rubric("", "", *r.suited(f"例: {example.title}"))
+            title = nodes.rubric("", "", *r.suited(f"例: {example.title}"))
+            r.target_title(title, example.example_label, self.state.document)
+            box += title
             text = "\n".join(example.lines)
             box += nodes.literal_block(text, text, classes=["bp-playbyplay"])
-            # The transcript interleaves the checked expectations (PASS lines) with the play.
-            box += nodes.paragraph("", f"✓ シミュレーターで検証済み({example.checked} 項目、"
-                                       f"{Path(example.path).name})", classes=["bp-verified"])
+            box.extend(_verified(example))
+            out.append(box)
+        return out
+
+
+FOLDERS = {"examples": "ルールブックの例", "frames": "フレームのセットアップとフレームアクション", "actions": "アクション"}
+
+
+class VerificationDirective(RulesDirective):
+    """``{bp-verification}``: every scenario of ``blackpoker_report``'s folders, with every checked expectation."""
+
+    def run(self) -> list[nodes.Node]:
+        folders = self.config.blackpoker_report
+        self.note_definitions(prose=False)
+        examples: Examples = self.env.__dict__.setdefault("bp_examples", Examples())
+        every = examples.every(folders, self.rules, without_prose_digest(self.env))
+        out: list[nodes.Node] = []
+        summary = nodes.paragraph("", f"{len(every)} のシナリオ、{sum(len(e.checks) for e in every)} の確認項目が"
+                                      "すべて成功しています (ビルドのたびにシミュレーターで実行)。")
+        out.append(summary)
+        folder = None
+        for example in every:
+            self.env.note_dependency(example.path)
+            if example.folder != folder:
+                folder = example.folder
+                out.append(nodes.rubric("", FOLDERS.get(folder, folder), classes=["bp-report-folder"]))
+            box = nodes.container(classes=["bp-report"])
+            title = nodes.rubric("", "", *r.suited(example.title))
+            r.target_title(title, example.report_label, self.state.document)
+            box += title
+            where = nodes.paragraph(classes=["bp-report-where"])
+            where += nodes.Text(f"節 {example.section} ・ {len(example.checks)} 項目を確認 ・ "
+                                f"scenarios/{example.folder}/{Path(example.path).name}")
+            if example.folder == "examples":
+                where += nodes.Text(" ・ ")
+                where += r.ref(example.example_label, "本文の例へ")
+            box += where
+            text = "\n".join(example.transcript)
+            box += nodes.literal_block(text, text, classes=["bp-playbyplay", "bp-report-log"])
             out.append(box)
         return out

@@ -29,6 +29,7 @@ from blackpoker.sim.state import (
     Payment,
     player_name,
 )
+from blackpoker.sim.text import char_text
 
 
 # --- running ---------------------------------------------------------------------------------------------
@@ -72,7 +73,20 @@ def _option(s: GameState, value: Any, path: tuple[Any, ...]) -> object:
     for c in candidates:
         if c in options:
             return c
-    return text  # not an option: the engine names the rule
+    return _choice_text(s, value, path)  # not an option: the engine names the rule, and what was chosen
+
+def _choice_text(s: GameState, value: Any, path: tuple[Any, ...]) -> str:
+    """A choice as readers read it: a character by its owner, type and cards, a card as ♠7 (never ``S7``)."""
+    text = str(value)
+    try:
+        return char_text(s.character(character_at(s, text, path)))
+    except Located:
+        pass
+    try:
+        return str(parse_card(text))
+    except ValueError:
+        return text
+
 
 def run_scenario(rules: Rules, scenario: Scenario) -> ScenarioResult:
     """Play the script from the starting position, checking expectations after the steps that have them."""
@@ -106,9 +120,10 @@ def run_scenario(rules: Rules, scenario: Scenario) -> ScenarioResult:
                                           f"判断するプレイヤー: {player_name(current_player(state))}")
                 decision = _decision(state, step, path)
                 before = len(state.events or [])
+                chosen = _choice_text(state, step["choose"], path) if isinstance(decision, Choose) else ""
                 state = apply(state, decision)
                 if isinstance(decision, Choose):
-                    result.transcript.append(f"{step['player']}: 選択「{step['choose']}」")
+                    result.transcript.append(f"{step['player']}: 選択「{chosen}」")
                 result.transcript.extend((state.events or [])[before:])
                 if expected_error is not None:
                     result.expectations.append(ExpectationResult(i, "illegal", False, expected_error, "許可された"))
