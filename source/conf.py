@@ -38,6 +38,9 @@ html_copy_source = False
 html_show_sphinx = False
 html_use_index = False  # the book's own index is 索引 (sakuin.md); Sphinx's would be an empty page
 html_theme_options = {"navigation_with_keys": True}
+# the ♠♡ mark of the action lists (one file, beside them), as the site's icon and logo
+html_favicon = "../templates/actionlist/static/bp-mark.svg"
+html_logo = "../templates/actionlist/static/bp-mark.svg"
 
 # The action lists and PDFs beside the site are produced by other parts of the same build.
 linkcheck_ignore = [r"^actionlist/", r"^blackpoker.*\.pdf$"]

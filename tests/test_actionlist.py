@@ -375,3 +375,12 @@ def test_every_entry_links_to_its_full_text_in_the_rulebook(rules: Rules, site: 
         assert any(tag == "a" and a.get("href") == "../../index.html" for tag, a in doc.elements), path.name
     hub = Doc((out / "actionlist" / "index.html").read_text(encoding="utf-8"))
     assert any(tag == "a" and a.get("href") == "../index.html" for tag, a in hub.elements)
+
+
+def test_the_lists_have_the_mark_as_icon(site: tuple[Path, list[Path]]) -> None:
+    out, written = site
+    assert out / "actionlist" / "html" / "assets" / "bp-mark.svg" in written
+    for path in [p for p in written if p.suffix == ".html"]:
+        doc = Doc(path.read_text(encoding="utf-8"))
+        icons = [a["href"] for tag, a in doc.elements if tag == "link" and a.get("rel") == "icon"]
+        assert len(icons) == 1 and (path.parent / icons[0]).resolve() == (out / "actionlist/html/assets/bp-mark.svg").resolve()

@@ -447,3 +447,12 @@ def test_the_appendix_gives_every_list_and_view_at_its_absolute_address(site: Pa
     views = [h for h in hrefs if "&frame=" in h]
     assert len(views) == sum(len(rules.frames_for_format(f.id)) for f in rules.formats) == 10
     assert "このサイトと同じビルド" not in html
+
+
+def test_every_page_has_the_mark_as_icon_and_logo(site: Path) -> None:
+    """Issue 14, item 6: the ♠♡ mark of the action lists is the site's favicon and its sidebar logo."""
+    assert (site / "_static" / "bp-mark.svg").read_text(encoding="utf-8").lstrip().startswith("<svg")
+    for path in site.glob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        assert '<link rel="shortcut icon" href="_static/bp-mark.svg"' in html, path.name
+        assert '<img class="sidebar-logo" src="_static/bp-mark.svg" alt=""/>' in html, path.name

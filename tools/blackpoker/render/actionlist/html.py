@@ -31,7 +31,7 @@ def build_html(rules: Rules, out_dir: Path) -> list[Path]:
         write_atomic(path, text)
         written.append(path)
     for asset in static_files():
-        if asset.suffix in (".css", ".js"):
+        if asset.suffix in (".css", ".js", ".svg"):
             path = root / "html" / "assets" / asset.name
             write_atomic(path, asset.read_bytes())
             written.append(path)
