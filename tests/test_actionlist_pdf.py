@@ -261,13 +261,14 @@ def test_ranges_are_set_with_the_books_tilde_in_every_list(built: tuple[Path, li
 
 class _EntryText(HTMLParser):
     """The text of each <article> (entry) of an HTML list, in pieces, without the web page's own labels
-    (<summary>: ストーリー, 原文の記載) that the print does not show."""
+    (<summary>: ストーリー, 原文の記載) and its link to the rulebook (ルールブックで読む), which the print does not show."""
 
     def __init__(self, html: str) -> None:
         super().__init__(convert_charrefs=True)
         self.pieces: dict[str, list[str]] = {}
         self._article: list[str] = []
         self._summary = 0
+        self._links: list[bool] = []  # for each open <a>: whether it is the rulebook link
         self.feed(html)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -276,12 +277,17 @@ class _EntryText(HTMLParser):
             self.pieces[self._article[-1]] = []
         elif tag == "summary":
             self._summary += 1
+        elif tag == "a":
+            self._links.append("entry-book" in (dict(attrs).get("class") or ""))
+            self._summary += self._links[-1]
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "article":
             self._article.pop()
         elif tag == "summary":
             self._summary -= 1
+        elif tag == "a" and self._links:
+            self._summary -= self._links.pop()
 
     def handle_data(self, data: str) -> None:
         piece = _squeeze(data)
