@@ -456,3 +456,10 @@ def test_every_page_has_the_mark_as_icon_and_logo(site: Path) -> None:
         html = path.read_text(encoding="utf-8")
         assert '<link rel="shortcut icon" href="_static/bp-mark.svg"' in html, path.name
         assert '<img class="sidebar-logo" src="_static/bp-mark.svg" alt=""/>' in html, path.name
+
+
+def test_the_book_is_at_most_125_a5_pages(site: Path) -> None:
+    """Issue 14: the printed v8.1 book ends its content near page 110; with contents and index, at most 125."""
+    from pypdf import PdfReader
+
+    assert len(PdfReader(site / PDF_NAME).pages) <= 125
