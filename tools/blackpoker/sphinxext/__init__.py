@@ -156,7 +156,21 @@ def _pages_to_rewrite(app: Sphinx, env: Any) -> list[str]:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from blackpoker.sphinxext import cover, downloads, examples, figures, index, labels, lists, notes, numref, search, tables, typography
+    from blackpoker.sphinxext import (
+        cover,
+        downloads,
+        examples,
+        figures,
+        index,
+        labels,
+        lists,
+        notes,
+        numref,
+        search,
+        sphinx_private,
+        tables,
+        typography,
+    )
 
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
@@ -176,6 +190,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _page_context)
     app.connect("doctree-read", _remember_inputs)
     app.connect("doctree-read", index.add_term_entries)
+    app.connect("env-updated", sphinx_private.restore_index_entries)
     app.connect("env-purge-doc", _purge_doc)
     app.connect("env-merge-info", _merge_info)
     app.connect("env-get-outdated", _changed_inputs)
