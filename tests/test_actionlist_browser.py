@@ -10,7 +10,7 @@ import pytest
 
 from blackpoker import load_rules
 from blackpoker.core.model import Rules
-from blackpoker.render.actionlist import build_html
+from blackpoker.render.actionlist.html import build_html
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",

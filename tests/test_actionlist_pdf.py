@@ -14,9 +14,8 @@ from pypdf import PdfReader
 
 from blackpoker import load_rules
 from blackpoker.core.model import Rules
-from blackpoker.render.actionlist import build_pdfs
 from blackpoker.render.actionlist.html import render_pages
-from blackpoker.render.actionlist.pdf import pdf_paths, render_documents
+from blackpoker.render.actionlist.pdf import build_pdfs, pdf_paths, render_documents
 from blackpoker.render.actionlist.view import all_page, list_pages
 from blackpoker.render.impose import booklet_order, two_up_order
 

@@ -15,7 +15,7 @@ import hashlib, sys, tempfile
 from pathlib import Path
 from blackpoker import load_rules
 from blackpoker.core.export import export_json
-from blackpoker.render.actionlist import build_html
+from blackpoker.render.actionlist.html import build_html
 from blackpoker.sim.scenario import load_scenario, run_scenario
 rules = load_rules()
 digest = hashlib.sha256(export_json(rules).encode())

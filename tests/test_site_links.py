@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from blackpoker import load_rules
-from blackpoker.render.actionlist import build_html
+from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.actionlist.pdf import pdf_paths
 from blackpoker.render.actionlist.view import list_pages
 from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME

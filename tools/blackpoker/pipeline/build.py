@@ -126,7 +126,7 @@ def _export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
 
 
 def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
-    from blackpoker.render.actionlist import build_html
+    from blackpoker.render.actionlist.html import build_html
     from blackpoker.render.actionlist.pdf import build_pdfs
     from blackpoker.render.pdfparts import PartCache
     rules = load_rules(definitions)
@@ -184,9 +184,11 @@ STEPS: tuple[Step, ...] = (
     Step("scenarios", "verified scenarios", _scenarios, ("scenarios",), code=(*LOADING, "blackpoker.sim.scenario"),
          prose=False),
     Step("actionlists", "action lists (HTML + PDF)", inputs=("templates/actionlist",),
-         code=(*LOADING, "blackpoker.render.actionlist"), pipeline=_actionlists),
+         code=(*LOADING, "blackpoker.render.actionlist.html", "blackpoker.render.actionlist.pdf"),
+         pipeline=_actionlists),
     # its single page heads the longest chain of work
-    Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios"),
+    # (the site's icon and logo is the action lists' mark: conf.py names it)
+    Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios", "templates/actionlist/static/bp-mark.svg"),
          code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext"), pipeline=_rulebook, lead=True),
 )
 CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # what every step depends on
