@@ -51,6 +51,9 @@ def test_each_example_is_rendered_with_its_play_by_play(site: Path) -> None:
         for title in titles:
             assert f"例: {title}" in text, title
     assert html.count('class="bp-verified') == sum(len(t) for t in _sections().values())
+    # each drawn as a board at its start and at its end (a refused setup has no position to draw)
+    refused = sum("setup_error" in p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.yaml"))
+    assert html.count('class="bp-svg bp-board"') == 2 * (sum(len(t) for t in _sections().values()) - refused)
     for title in (t for ts in _sections(FRAMES).values() for t in ts):  # frames: the report's, not the book's
         assert f"例: {title}" not in text, title
 

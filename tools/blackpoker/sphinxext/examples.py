@@ -16,6 +16,7 @@ plays nothing again, and an edited scenario plays only itself.
 from __future__ import annotations
 
 import hashlib
+import html
 import os
 from collections import Counter
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ class PlayedExample:
     lines: tuple[str, ...]  # the play-by-play, for readers
     checks: tuple[str, ...]  # each checked expectation as the report shows it (PASS …)
     transcript: tuple[str, ...]  # the play-by-play with the checks where they were made, for the report
+    before: str = ""  # the starting position, as a board (SVG)
+    after: str = ""  # the position at the end
 
     @property
     def folder(self) -> str:
@@ -94,8 +97,16 @@ def play(rules: Rules, scenario: Any) -> PlayedExample:
             rest.append(check)
     if rest:
         transcript += ("その他の確認 (拒否された判断など):", *("　" + check for check in rest))
+    from blackpoker.render.board import board_svg
+    from blackpoker.sim.scenario import build_start
+    try:
+        start = build_start(scenario, rules)
+    except Exception:  # a scenario about a refused setup has no starting position to draw
+        start = None
+    before = board_svg(start, f"例「{scenario.title}」のはじめの局面") if start is not None else ""
+    after = board_svg(result.state, f"例「{scenario.title}」の結果の局面") if result.state is not None and before else ""
     return PlayedExample(str(Path(scenario.path).resolve()), scenario.title, str(scenario.section), lines, checks,
-                         transcript)
+                         transcript, before, after)
 
 
 def _is_check(line: str) -> bool:
@@ -162,6 +173,14 @@ class Examples:
 VERIFIED = "✓ シミュレーターで検証済み"
 
 
+def _boards(example: PlayedExample) -> nodes.raw:
+    """The starting position and the end, side by side where there is room (one under the other on a phone)."""
+    cells = "".join(f'<figure class="bp-board-figure"><div class="bp-figure-scroll">{svg}</div>'
+                    f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+                    for svg, caption in ((example.before, "はじめ"), (example.after, "結果")))
+    return nodes.raw("", f'<div class="bp-boards">{cells}</div>', format="html")
+
+
 def _verified(example: PlayedExample) -> list[nodes.Node]:
     """The line under an example: on the site it links to the report; the printed book has no report."""
     on_site = addnodes.only(expr="not singlehtml")
@@ -191,6 +210,8 @@ class ExamplesDirective(RulesDirective):
             title = nodes.rubric("", "", *r.suited(f"例: {example.title}"))
             r.target_title(title, example.example_label, self.state.document)
             box += title
+            if example.before:
+                box += _boards(example)
             text = "\n".join(example.lines)
             box += nodes.literal_block(text, text, classes=["bp-playbyplay"])
             box.extend(_verified(example))
@@ -230,6 +251,8 @@ class VerificationDirective(RulesDirective):
                 where += nodes.Text(" ・ ")
                 where += r.ref(example.example_label, "本文の例へ")
             box += where
+            if example.before:
+                box += _boards(example)
             text = "\n".join(example.transcript)
             box += nodes.literal_block(text, text, classes=["bp-playbyplay", "bp-report-log"])
             out.append(box)
