@@ -104,7 +104,8 @@ def test_ability_ruling_follows_the_example(texts: dict[str, str]) -> None:
 @pytest.mark.parametrize(("name", "directive"), [
     ("common", "{bp-table} card-numbers"), ("common", "{bp-table} zones"), ("common", "{bp-table} costs"),
     ("common", "{bp-table} disclosure-levels"), ("common", "{bp-table} disclosure"), ("common", "{bp-figure} card-layout"),
-    ("common", "{bp-figure} charge-drive"), ("common", "{bp-figure} request-stack"),
+    ("common", "{bp-figure} charge-drive"), ("common", "{bp-figure} request-stack-1"),
+    ("common", "{bp-figure} request-stack-2"), ("common", "{bp-figure} request-stack-3"),
     ("core", "{bp-figure} core-flow"), ("core", "{bp-figure} trigger-check"), ("history", "{bp-changes}"),
 ])
 def test_generated_content_is_placed(texts: dict[str, str], name: str, directive: str) -> None:

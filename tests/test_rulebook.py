@@ -196,7 +196,8 @@ def test_figures_follow_the_step_lists(site: Path, rules: Rules) -> None:
             assert html.escape(step.text, quote=False) in core, step.text
     assert core.count("<svg") >= 2 and 'id="fig-core-flow"' in core and 'id="fig-trigger-check"' in core
     common = page(site, "common")
-    for name in ("card-layout", "charge-drive", "request-stack"):
+    for name in ("card-layout", "character-examples", "charge-drive", "request-stack-1", "request-stack-2",
+                 "request-stack-3", "bulwark-placement", "fog-placement", "stage-placement"):
         assert f'id="fig-{name}"' in common
 
 
@@ -463,3 +464,33 @@ def test_the_book_is_at_most_125_a5_pages(site: Path) -> None:
     from pypdf import PdfReader
 
     assert len(PdfReader(site / PDF_NAME).pages) <= 125
+
+
+# Every figure of the printed v8.1 book (seed 002), with its number and caption.
+BOOK_FIGURES = {
+    "intro": [("1.1", "プレイ風景")],
+    "common": [("2.1", "プレイ中のカードの配置"), ("2.2", "キャラクターの例"), ("2.3", "チャージとドライブ"),
+               ("2.4", "アクションの解決 1"), ("2.5", "アクションの解決 2"), ("2.6", "アクションの解決 3"),
+               ("2.7", "防壁の置き方"), ("2.8", "フォグの置き方"), ("2.9", "ステージの置き方")],
+    "frame": [("5.1", "配置図-エントリー 20"), ("5.2", "配置図-パック"), ("5.3", "配置図-レアパック"),
+              ("5.4", "配置図-ストラテジー"), ("5.5", "配置図-エクストラ")],
+    "core": [("6.1", "コアルールのイメージ"), ("6.2", "割込み可能なターン制ゲーム"),
+             ("6.3", "リクエストとコンポーネントインスタンスの関係"), ("6.4", "コントローラー属性"), ("6.5", "能力のイメージ"),
+             ("6.6", "コアフロー"), ("6.7", "誘発チェック"), ("6.8", "誘発チェック-即時処理"), ("6.9", "誘発チェック-通常処理")],
+}
+
+
+def test_every_figure_of_the_book_is_there_with_its_number_and_caption(site: Path) -> None:
+    """Issue 14, item 2: the book's 24 figures, each drawn (an inline SVG), numbered as the book numbers it and
+    referred to from the text by that number."""
+    for name, figures in BOOK_FIGURES.items():
+        text = page(site, name)
+        found = [(number, re.sub(r"<[^>]+>", "", caption).strip()) for number, caption in re.findall(
+            r'<span class="caption-number">図 ([0-9.]+) </span><span class="caption-text">(.*?)</span>', text)]
+        assert found == figures, name
+        assert text.count("<figure") - text.count('<figure class="bp-board-figure"') == len(figures), name
+    # referred to by number wherever the book's text refers to it ("(Fig. 2.1)"); it cites neither 2.4–2.6 (the
+    # steps they illustrate are the list around them) nor the frame layouts
+    cited = set(re.findall(r'std-numref">図 ([0-9.]+)<', "".join(page(site, name) for name in BOOK_FIGURES)))
+    every = {number for figures in BOOK_FIGURES.values() for number, _ in figures}
+    assert cited == every - {"2.4", "2.5", "2.6", "5.1", "5.2", "5.3", "5.4", "5.5"}
