@@ -32,6 +32,12 @@ def test_booklet_order_matches_the_standard_table() -> None:
     assert booklet_order(10) == [(None, 0), (1, None), (9, 2), (3, 8), (7, 4), (5, 6)]
 
 
+def test_a_book_s_booklet_has_a_blank_outside_back_cover() -> None:
+    # 8 pages: the last would be the outside back cover; with blank_back they go on a third sheet
+    assert booklet_order(8, blank_back=True)[0] == (None, 0)
+    assert booklet_order(10, blank_back=True) == booklet_order(10)  # already padded: its back is blank
+
+
 def test_two_up_order_reads_in_order() -> None:
     assert two_up_order(5) == [(0, 1), (2, 3), (4, None)]
 
@@ -450,3 +456,14 @@ def test_after_very_long_pieces_an_entry_the_frame_would_let_run_past_the_foot_s
     for anchor in ("act-reverse", "act-soldier-summon"):
         assert _lost_text(rules, tmp_path / "site", anchor) == [], anchor
     assert words_drawn_over_words(pdf_paths(tmp_path / "site", mast)[0]) == []
+
+
+@needs_poppler
+def test_the_colophon_is_never_alone_on_the_last_page(rules: Rules, built: tuple[Path, list[Path]]) -> None:
+    """Issue 14, item 7: the full list's last page held only the colophon; the last entry now comes with it."""
+    out, _ = built
+    for page in list_pages(rules):
+        a5 = pdf_paths(out, page)[0]
+        last = _squeeze(_text(a5, len(PdfReader(a5).pages)))
+        assert rules.edition.copyright.replace(" ", "") in last, page.key
+        assert any(_squeeze(ev.name) in last for ev in page.entries), page.key

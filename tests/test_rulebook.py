@@ -302,10 +302,11 @@ def test_booklet_has_the_right_sides_in_order(site: Path) -> None:
 
     n = len(PdfReader(site / PDF_NAME).pages)
     booklet = PdfReader(site / BOOKLET_NAME)
-    assert len(booklet.pages) == 4 * -(-n // 4) // 2
+    assert len(booklet.pages) == 4 * -(-(n + 1) // 4) // 2
     w = float(booklet.pages[0].mediabox.width)
     h = float(booklet.pages[0].mediabox.height)
-    order = booklet_order(n)
+    order = booklet_order(n, blank_back=True)
+    assert order[0][0] is None  # the outside back cover (left of the first side) is blank, never the index
     for side in (0, 1, len(order) - 1):
         for slot, index in enumerate(order[side]):
             crop = _run("pdftotext", "-f", str(side + 1), "-l", str(side + 1), "-x", str(int(slot * w / 2)), "-y", "0",

@@ -238,4 +238,4 @@ def join_book(parts: list[Part], target: Path, folio: Part, front_pages: int, bo
     """The book: front part, chapters, index; numbered by the folio after the front part (in a worker)."""
     total = sum(p.info.pages for p in parts)
     return join(parts, target, stamps=[Stamp(n, folio, n, 0.0, 0.0) for n in range(front_pages, total)],
-                impositions=[(booklet, "booklet")] if booklet is not None else ())
+                impositions=[(booklet, "book-booklet")] if booklet is not None else ())

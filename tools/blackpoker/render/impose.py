@@ -22,15 +22,16 @@ def two_up_order(n: int) -> list[Side]:
     return [(i, i + 1 if i + 1 < n else None) for i in range(0, n, 2)]
 
 
-def booklet_order(n: int) -> list[Side]:
+def booklet_order(n: int, *, blank_back: bool = False) -> list[Side]:
     """Saddle-stitch order for n pages, padded with blanks to a multiple of 4.
 
     Sheet s has its front (m-1-2s, 2s) and its back (2s+1, m-2-2s), where m is the padded count; printed
     double-sided (flip on the short edge), folded and stacked, the pages read 1, 2, 3, …
+    ``blank_back``: the outside back cover is always blank (a book's last page, its index, is not its cover).
     """
     if n <= 0:
         return []
-    m = -(-n // 4) * 4
+    m = -(-(n + blank_back) // 4) * 4
 
     def page(i: int) -> int | None:
         return i if i < n else None
@@ -68,10 +69,12 @@ def impose(source: Path, target: Path, sides: Sequence[Side] | None = None, *, m
 
 def impose_pages(pages: Sequence[PageObject], target: Path, sides: Sequence[Side] | None = None, *,
                  mode: str = "booklet") -> list[Side]:
-    """Like :func:`impose`, from pages already in memory (those of a PDF just joined: no parsing again)."""
+    """Like :func:`impose`, from pages already in memory (those of a PDF just joined: no parsing again).
+    ``mode``: ``booklet``, ``book-booklet`` (a blank outside back cover) or ``2up``."""
     width, height = float(pages[0].mediabox.width), float(pages[0].mediabox.height)
     if sides is None:
-        sides = booklet_order(len(pages)) if mode == "booklet" else two_up_order(len(pages))
+        sides = (two_up_order(len(pages)) if mode == "2up"
+                 else booklet_order(len(pages), blank_back=mode == "book-booklet"))
     writer = PdfWriter()
     cache: dict[int, IndirectObject] = {}
     for side in sides:

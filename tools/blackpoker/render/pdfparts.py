@@ -283,7 +283,7 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
 
     ``stamps`` are drawn over the joined pages (page numbers from a folio, entries into their boxes). The
     document information (title, author, language) is the one of part ``metadata_from``. Each of
-    ``impositions`` (file, "2up" or "booklet") is written from the joined pages too. Returns the joined
+    ``impositions`` (file, "2up", "booklet" or "book-booklet") is written from the joined pages too. Returns the joined
     document's anchors and bookmarks.
     """
     from pypdf import PdfReader, PdfWriter
