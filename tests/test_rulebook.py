@@ -495,3 +495,25 @@ def test_every_figure_of_the_book_is_there_with_its_number_and_caption(site: Pat
     cited = set(re.findall(r'std-numref">図 ([0-9.]+)<', "".join(page(site, name) for name in BOOK_FIGURES)))
     every = {number for figures in BOOK_FIGURES.values() for number, _ in figures}
     assert cited == every - {"2.4", "2.5", "2.6", "5.1", "5.2", "5.3", "5.4", "5.5"}
+
+
+def test_no_page_of_the_book_ends_with_a_field_label(site: Path) -> None:
+    """Issue 14, item 7: an entry's field label (効果, キーカード, 導入バージョン …) stays with its value, on its
+    line."""
+    labels = set()
+    for name in ("format", "frame"):
+        labels |= {unescape(re.sub(r"<[^>]+>", "", t)).strip().rstrip(":") for t in re.findall(
+            r'<dt class="field-(?:odd|even)">(.*?)<span class="colon">', page(site, name), re.S)}
+    assert {"効果", "キーカード", "導入バージョン"} <= labels
+    pdf = site / PDF_NAME
+    count = int(re.search(r"Pages:\s+(\d+)", _run("pdfinfo", str(pdf))).group(1))  # type: ignore[union-attr]
+    ends = {}
+    for n in range(1, count + 1):
+        # -layout: a label and its value on one line are one line of text
+        lines = [line.strip() for line in _run("pdftotext", "-layout", "-f", str(n), "-l", str(n), str(pdf),
+                                                 "-").splitlines() if line.strip() and not line.strip().isdigit()]
+        if lines and lines[-1] in labels:
+            ends[n] = lines[-1]
+        # a label of two lines (フォグに置くアクション) keeps the next field's value on its label's line
+        ends.update({n: line for line in lines if line.startswith("導入バージョン") and not re.search(r"v\d", line)})
+    assert ends == {}

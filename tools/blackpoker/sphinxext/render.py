@@ -73,13 +73,17 @@ def text_list(block: TextList) -> nodes.Element:
     return lst
 
 
+LABEL_COLUMN = 7  # characters of a field label that fit the print's label column (print.css: 66.75pt at 9pt)
+
+
 def field_list(rows: Iterable[tuple[str, Field]]) -> nodes.field_list:
     """A field list of (label, body); rows whose body is None or empty are left out, as the rules do."""
     fl = nodes.field_list(classes=["bp-fields"])
     for label, body in rows:
         if body is None or body == [] or body == "":
             continue
-        field = nodes.field()
+        # a label longer than the print's label column (7 characters) takes two lines: its value keeps the room
+        field = nodes.field(classes=["bp-long-label"] if len(label) > LABEL_COLUMN else [])
         field += nodes.field_name(label, label)
         fb = nodes.field_body()
         if isinstance(body, str):
