@@ -519,3 +519,26 @@ def test_no_page_of_the_book_ends_with_a_field_label(site: Path) -> None:
             if line.startswith("導入バージョン") and not re.search(r"(v|ex)\d", line):
                 ends[n] = line
     assert ends == {}
+
+
+def test_the_book_s_words_a_ruling_amends_are_marked_and_link_to_it(site: Path) -> None:
+    """Issue 14, item 7: 6.4.2 keeps the book's 「合計+5」 verbatim, marked, linking to the ruling that makes it +4."""
+    core = page(site, "core")
+    assert ('<span class="bp-amended">合計+5の修正</span><sup class="bp-amended-mark">'
+            '<a class="reference internal" href="#ruling-ability-order-example-sum">') in core
+    note = core[core.index('id="ruling-ability-order-example-sum"'):]
+    assert "本書では合計を +4 とします" in note[:2000]
+
+
+def test_a_mark_naming_no_ruling_fails_the_build(tmp_path: Path) -> None:
+    import shutil
+
+    from blackpoker.core.paths import SOURCE
+    source = tmp_path / "source"
+    shutil.copytree(SOURCE, source)
+    core = source / "core.md"
+    core.write_text(core.read_text(encoding="utf-8").replace("<ability-order-example-sum>", "<no-such-ruling>"),
+                    encoding="utf-8")
+    with pytest.raises(RulebookError) as raised:
+        build_rulebook(DEFINITIONS, tmp_path / "site", pdf=False, work_dir=tmp_path / "work", source=source)
+    assert "bp-amended" in str(raised.value) and "no-such-ruling" in str(raised.value)

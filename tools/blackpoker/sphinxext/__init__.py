@@ -202,6 +202,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("bp-list", lists.ListDirective)
     app.add_directive("bp-figure", figures.FigureDirective)
     app.add_directive("bp-rulings", notes.RulingsDirective)
+    app.add_role("bp-amended", notes.amended_role)
     app.add_directive("bp-changes", notes.ChangesDirective)
     app.add_directive("bp-index", index.IndexDirective)
     app.add_directive("bp-cover", cover.CoverDirective)

@@ -133,7 +133,7 @@ class ListDirective(RulesDirective):
     def finish(self, box: nodes.container, e: object, kind: str, ident: str) -> nodes.container:
         place = KIND[kind].ruling_ref(ident)
         for ruling in self.rules.rulings_for(place):
-            box += ruling_at(self.rules, ruling, place)
+            box += ruling_at(self.rules, ruling, place, self.state.document)
         return box
 
     # --- entries ----------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from docutils import nodes
 from sphinx.util import logging
@@ -29,15 +30,15 @@ class RulingsDirective(RulesDirective):
         found = self.rules.rulings_for(ref)
         if not found:
             logger.warning("no ruling in rulings.yaml applies to '%s'", ref, location=self.get_location())
-        return [ruling_at(self.rules, ruling, ref) for ruling in found]
+        return [ruling_at(self.rules, ruling, ref, self.state.document) for ruling in found]
 
 
-def ruling_at(rules: Rules, ruling: Ruling, place: str) -> nodes.Element:
+def ruling_at(rules: Rules, ruling: Ruling, place: str, document: nodes.document) -> nodes.Element:
     """The ruling where it applies: in full at its first place (``applies_to`` order); at every other place one
     line that links there, so a ruling of five trumps is read once, not five times."""
     first = ruling.applies_to[0]
     if place == first:
-        return r.ruling_note(ruling)
+        return r.ruling_note(ruling, document)
     line = nodes.paragraph(classes=["bp-ruling-ref"])
     line += nodes.Text(f"裁定: {ruling.title}(")
     line += place_link(rules, first)
@@ -100,3 +101,23 @@ class ChangesDirective(RulesDirective):
         li += head
         li += r.para(ruling.ruling)
         return li
+
+
+def amended_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+                 options: dict[str, Any] | None = None, content: list[str] | None = None,
+                 ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """``{bp-amended}`合計+5の修正 <ability-order-example-sum>```: the book's words, kept verbatim, marked as
+    amended by a ruling, with a link to the ruling's note (so a reader never takes the book's +5 for the rule)."""
+    match = re.fullmatch(r"(.+?)\s*<([a-z0-9-]+)>", text, re.S)
+    env = inliner.document.settings.env
+    rules: Rules = env.config.blackpoker_rules
+    ids = {ruling.id for ruling in rules.rulings}
+    if match is None or match.group(2) not in ids:
+        message = inliner.reporter.error(
+            f"bp-amended: expected `the book's words <ruling-id>` with a ruling id of rulings.yaml, got {text!r}",
+            line=lineno)
+        return [inliner.problematic(rawtext, rawtext, message)], [message]
+    words, ruling_id = match.groups()
+    mark = nodes.superscript(classes=["bp-amended-mark"])
+    mark += r.ref(r.ruling_label(ruling_id), "※裁定")
+    return [nodes.inline(words, words, classes=["bp-amended"]), mark], []

@@ -147,9 +147,15 @@ def ref(label: str, text: str) -> addnodes.pending_xref:
     return node
 
 
-def ruling_note(ruling: Ruling) -> nodes.admonition:
+def ruling_label(ruling_id: str) -> str:
+    """The label of a ruling's note (where it is printed in full), for the marks in the text it amends."""
+    return f"ruling-{ruling_id}"
+
+
+def ruling_note(ruling: Ruling, document: nodes.document) -> nodes.admonition:
     """A visible 「裁定」 note: the problem in the source, then the project's decision."""
     note = nodes.admonition(classes=["bp-ruling"])
+    target_title(note, ruling_label(ruling.id), document)
     note += nodes.title("", f"裁定: {ruling.title}")
     note += para(f"原文: {ruling.source}", classes=["bp-ruling-source"])
     note += para(ruling.ruling)
