@@ -159,6 +159,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from blackpoker.sphinxext import (
         cover,
         downloads,
+        errata,
         examples,
         figures,
         index,
@@ -181,6 +182,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("blackpoker_report", os.pathsep.join(str(SCENARIOS / d) for d in ("examples", "frames", "actions")),
                          "env", types=frozenset({str}))
     app.add_config_value("blackpoker_index_terms", "index-terms.yaml", "env", types=frozenset({str}))
+    app.add_config_value("blackpoker_errata", "errata.yaml", "env", types=frozenset({str}))
     app.connect("config-inited", _load, priority=400)
     app.connect("builder-inited", _builder_inited)
     app.connect("builder-inited", labels.add_japanese_labels)
@@ -207,6 +209,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("bp-index", index.IndexDirective)
     app.add_directive("bp-cover", cover.CoverDirective)
     app.add_directive("bp-downloads", downloads.DownloadsDirective)
+    app.add_directive("bp-errata", errata.ErrataDirective)
     app.add_directive("bp-examples", examples.ExamplesDirective)
     app.add_directive("bp-verification", examples.VerificationDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

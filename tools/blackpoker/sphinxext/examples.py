@@ -182,12 +182,12 @@ def _boards(example: PlayedExample) -> nodes.raw:
 
 
 def _verified(example: PlayedExample) -> list[nodes.Node]:
-    """The line under an example: on the site it links to the report; the printed book has no report."""
+    """The mark after an example's title: on the site it links to the report; the printed book has no report."""
     on_site = addnodes.only(expr="not singlehtml")
-    on_site += nodes.paragraph("", "", r.ref(example.report_label, VERIFIED), classes=["bp-verified"])
+    on_site += nodes.inline("", "", r.ref(example.report_label, VERIFIED), classes=["bp-verified"])
     in_print = addnodes.only(expr="singlehtml")
-    in_print += nodes.paragraph(VERIFIED, VERIFIED, classes=["bp-verified"])
-    return [on_site, in_print]
+    in_print += nodes.inline(VERIFIED, VERIFIED, classes=["bp-verified"])
+    return [nodes.Text(" "), on_site, in_print]
 
 
 class ExamplesDirective(RulesDirective):
@@ -207,14 +207,13 @@ class ExamplesDirective(RulesDirective):
         for example in found:
             self.env.note_dependency(example.path)
             box = nodes.container(classes=["bp-example"])
-            title = nodes.rubric("", "", *r.suited(f"例: {example.title}"))
+            title = nodes.rubric("", "", *r.suited(f"例: {example.title}"), *_verified(example))
             r.target_title(title, example.example_label, self.state.document)
             box += title
             if example.before:
                 box += _boards(example)
             text = "\n".join(example.lines)
             box += nodes.literal_block(text, text, classes=["bp-playbyplay"])
-            box.extend(_verified(example))
             out.append(box)
         return out
 
