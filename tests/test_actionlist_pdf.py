@@ -467,3 +467,25 @@ def test_the_colophon_is_never_alone_on_the_last_page(rules: Rules, built: tuple
         last = _squeeze(_text(a5, len(PdfReader(a5).pages)))
         assert rules.edition.copyright.replace(" ", "") in last, page.key
         assert any(_squeeze(ev.name) in last for ev in page.entries), page.key
+
+
+def test_each_printed_list_carries_a_qr_code_to_its_web_version(rules: Rules) -> None:
+    """Issue 14, item 5: the colophon of every printed list has a QR code of the list's web address (made
+    locally by segno) and the address as text; without a configured site address there is neither."""
+    import dataclasses
+
+    import segno
+
+    from blackpoker.render.actionlist.pdf import render_print_html
+    for page in list_pages(rules):
+        url = f"{rules.edition.site}actionlist/html/{page.filename}"
+        html = render_print_html(rules, page)
+        colophon = html[html.index('<footer class="colophon">'):]
+        svg = colophon[colophon.index("<svg"):colophon.index("</svg>") + 6]
+        # the drawn modules are the code of exactly this address
+        expected = segno.make(url, error="m", micro=False).svg_inline(border=2, omitsize=True, svgclass="qr",
+                                                                       lineclass=None, title=f"Web 版: {url}")
+        assert svg == expected, page.key
+        assert url in colophon
+    unsited = dataclasses.replace(rules, edition=dataclasses.replace(rules.edition, site=None), _index={})
+    assert "<svg" not in render_print_html(unsited, list_pages(unsited)[0]).split('<footer class="colophon">')[1]

@@ -16,6 +16,7 @@ from blackpoker.core.typography import for_readers
 from blackpoker.render.actionlist.text import InlineMarkup
 from blackpoker.render.actionlist.view import ListPage
 from blackpoker.render.pdfparts import css_string
+from blackpoker.render.qr import qr_svg
 
 TEMPLATE_DIR = TEMPLATES / "actionlist"
 STATIC_DIR = TEMPLATE_DIR / "static"
@@ -37,6 +38,7 @@ def make_environment(rules: Rules) -> Environment:
     env.filters["rich"] = InlineMarkup(rules.labels)
     env.filters["css_string"] = lambda text: Markup(css_string(text))
     env.tests["textlist"] = lambda block: isinstance(block, TextList)
+    env.globals["qr_svg"] = qr_svg
     return env
 
 
