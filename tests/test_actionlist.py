@@ -361,7 +361,7 @@ def test_every_entry_links_to_its_full_text_in_the_rulebook(rules: Rules, site: 
     out, written = site
     book = built_rulebook[0]
     pages = [p for p in written if p.parent.name == "html" and p.suffix == ".html"]
-    assert len(pages) == 5
+    assert len(pages) == len(list_pages(rules)) == 6  # four formats, エクストラ, all
     for path in pages:
         doc = Doc(path.read_text(encoding="utf-8"))
         entries = [a["id"] for tag, a in doc.elements if tag == "article" and "entry" in (a.get("class") or "").split()]
@@ -383,3 +383,16 @@ def test_the_lists_have_the_mark_as_icon(site: tuple[Path, list[Path]]) -> None:
         doc = Doc(path.read_text(encoding="utf-8"))
         icons = [a["href"] for tag, a in doc.elements if tag == "link" and a.get("rel") == "icon"]
         assert len(icons) == 1 and (path.parent / icons[0]).resolve() == (out / "actionlist/html/assets/bp-mark.svg").resolve()
+
+
+def test_the_extra_frame_has_its_own_list(rules: Rules, docs: dict[str, Doc]) -> None:
+    """Issue 14, item 7: like the official site's extra.html, the entries the エクストラ frame adds: its frame
+    actions, its fogs and its five trumps, and nothing of the formats."""
+    extra = rules.frame("extra")
+    page = next(p for p in list_pages(rules) if p.key == "extra")
+    assert page.scope == "frame" and page.title == extra.name
+    expected = ({f"act-{a}" for a in extra.actions} | {f"trump-{t}" for t in extra.trumps}
+                | {f"fog-{f.id}" for f in rules.frame_fogs if "extra" in f.frames})
+    assert page.anchors == expected and len(extra.trumps) == 5
+    shown = {a["id"] for tag, a in docs["html/extra.html"].elements if tag == "article"}
+    assert shown == expected

@@ -424,7 +424,7 @@ def test_entries_taller_than_a_page_leave_the_rest_of_the_lists_as_they_were(lon
 def test_an_entry_taller_than_a_page_keeps_its_headings(long_built: tuple[Rules, Path]) -> None:
     # 一般兵 starts the characters: their section and group titles are on the page where it starts
     rules, out = long_built
-    for page in list_pages(rules):
+    for page in (p for p in list_pages(rules) if "char-soldier" in p.anchors):  # not エクストラ's own list
         a5 = pdf_paths(out, page)[0]
         pages = [_squeeze(t) for t in _body_texts(a5, 0)]
         start = next(n for n, t in enumerate(pages) if "長い説明の文1番目" in t)

@@ -30,7 +30,9 @@ class DownloadsDirective(RulesDirective):
             rows = [(label, [path]) for label, path in BOOK]
         elif what in pages:
             page = pages[what]
-            html = "actionlist/html/all.html" + ("" if what == "all" else "?format=" + quote(page.title))
+            # the book's addresses: the full list, filtered to a format; a frame's own list is its page
+            html = {"all": "actionlist/html/all.html", "format": "actionlist/html/all.html?format=" + quote(page.title),
+                    "frame": f"actionlist/html/{page.filename}"}[page.scope]
             rows = [("URL", [html]), ("PDF", [f"actionlist/pdf/{page.pdf_stem}{suffix}.pdf" for suffix, _ in PRINTS])]
         elif what == "views":
             rows = [(f"{f.name} + {fr.name}", [f"actionlist/html/all.html?format={quote(f.name)}&frame={quote(fr.name)}"])

@@ -82,11 +82,13 @@ class Section:
 
 @dataclass(frozen=True)
 class ListPage:
-    """One action list: ``key`` is a format id or ``all``; ``filename`` is relative to the html folder."""
+    """One action list: ``key`` is a format id, a frame id or ``all``; ``filename`` is relative to the html folder.
+    ``scope``: ``format`` (one format's entries), ``frame`` (the entries one frame adds) or ``all``."""
 
     key: str
     title: str
     sections: tuple[Section, ...]
+    scope: str = "format"
 
     @property
     def filename(self) -> str:
@@ -167,9 +169,24 @@ def format_page(rules: Rules, format_id: str) -> ListPage:
 def all_page(rules: Rules) -> ListPage:
     """Every entry of every format and frame, for the filterable list and the 'all' PDF."""
     sections = format_sections(rules, rules.format_actions, rules.characters, rules.format_fogs)
-    return ListPage(ALL, "全リスト", sections + frame_sections(rules))
+    return ListPage(ALL, "全リスト", sections + frame_sections(rules), scope=ALL)
+
+
+def frame_page(rules: Rules, frame_id: str) -> ListPage:
+    """The entries one frame adds: its actions, its fogs and its trumps (the official Extra-only list)."""
+    frame = rules.frame(frame_id)
+    sections = tuple(s for s in (
+        _section(rules, "frame-actions", "フレームアクションリスト", "action",
+                 [rules.action(a) for a in frame.actions], _action_group, rules.frame_action_groups),
+        _section(rules, "frame-fogs", "フレームフォグリスト", "fog",
+                 [f for f in rules.frame_fogs if frame_id in f.frames], _category),
+        _section(rules, "trumps", "切札リスト", "trump", [rules.trump(t) for t in frame.trumps], _action_group),
+    ) if s.groups)
+    return ListPage(frame.id, frame.name, sections, scope="frame")
 
 
 def list_pages(rules: Rules) -> tuple[ListPage, ...]:
-    """The per-format pages in format order, then the full list."""
-    return tuple(format_page(rules, f.id) for f in rules.formats) + (all_page(rules),)
+    """The per-format pages in format order, a page for each frame that brings its own cards (切札: エクストラ,
+    as the official lists have it), then the full list."""
+    frames = tuple(frame_page(rules, f.id) for f in rules.frames if f.trumps)
+    return tuple(format_page(rules, f.id) for f in rules.formats) + frames + (all_page(rules),)
