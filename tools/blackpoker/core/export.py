@@ -59,6 +59,9 @@ _FIELD_EXPORT: dict[str, Callable[[Any], Any]] = {
     "key": _key, "target_spec": _target, "effect": _blocks,
     "labels": lambda labels: [{"name": x.name, "condition": x.condition} for x in labels],
     "abilities": lambda abilities: [{"name": x.name, "text": x.text} for x in abilities],
+    # a picture by its file and content (the bytes stay in the definitions folder)
+    "image": lambda p: None if p is None else {"path": p.path, "media_type": p.media_type,
+                                               "sha256": hashlib.sha256(p.data).hexdigest()},
 }
 
 

@@ -26,6 +26,9 @@ class DefinitionFile:
     kind: str
 
 
+IMAGES = "images"  # the definitions' pictures (a trump's イメージ)
+MAX_PICTURE_BYTES = 1_000_000
+
 FILES: tuple[DefinitionFile, ...] = (
     DefinitionFile("ruleset.yaml", "ruleset.schema.json", "ruleset"),
     DefinitionFile("formats.yaml", "formats.schema.json", "formats"),
@@ -51,9 +54,32 @@ def display_path(directory: Path, name: str) -> str:
 class _Builder:
     """Turns validated data into model objects, collecting key-card and target problems on the way."""
 
-    def __init__(self, sources: dict[str, SourceFile]) -> None:
+    def __init__(self, sources: dict[str, SourceFile], directory: Path | None = None) -> None:
         self.sources = sources
+        self.directory = directory
         self.problems: list[DefinitionError] = []
+
+    def picture(self, path: str | None, origin: m.Origin) -> m.Picture | None:
+        """A picture file named in the definitions (``images/…``), read whole; a located problem if it is not a
+        regular file inside the folder, or is too large."""
+        if path is None or self.directory is None:
+            return None
+        folder = self.directory.resolve()
+        target = self.directory / path
+        try:
+            resolved = target.resolve()
+            inside = resolved.is_relative_to(folder) and not target.is_symlink()
+            size = resolved.stat().st_size if inside and resolved.is_file() else -1
+        except OSError:
+            inside, size = False, -1
+        if not inside or size < 0:
+            self.error(origin, f"'{path}' is not a file in the definitions folder; expected a picture under images/")
+            return None
+        if size > MAX_PICTURE_BYTES:
+            self.error(origin, f"'{path}' is {size} bytes; a picture may have at most {MAX_PICTURE_BYTES} bytes")
+            return None
+        media = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
+        return m.Picture(path, media[resolved.suffix.lower()], resolved.read_bytes())
 
     def origin(self, kind: str, *path: Any) -> m.Origin:
         return m.Origin(self.sources[kind].name, tuple(path))
@@ -174,7 +200,8 @@ def _build_rules(b: _Builder) -> m.Rules:
     for i, t in enumerate(b.sources["trumps"].data["trumps"]):
         origin = b.origin("trumps", "trumps", i)
         trumps.append(_entry(m.Trump, t, origin=origin, key=b.key(t["key_card"], origin.sub("key_card")),
-                             frames=frames_listing("trumps", t["id"])))
+                             frames=frames_listing("trumps", t["id"]),
+                             image=b.picture(t.get("image"), origin.sub("image"))))
 
     frames = []
     for i, f in enumerate(b.sources["frames"].data["frames"]):
@@ -248,7 +275,7 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
     if errors:
         raise DefinitionErrors(errors)
 
-    builder = _Builder(sources)
+    builder = _Builder(sources, directory)
     rules = _build_rules(builder)
     errors.extend(builder.problems)
     if checks:
@@ -271,8 +298,11 @@ _LOADED: dict[str, m.Rules] = {}
 
 
 def definition_files(directory: Path) -> list[Path]:
-    """The files a ruleset is loaded from (other files in the folder, such as a README, are not read)."""
-    return [directory / f.name for f in FILES]
+    """The files a ruleset is loaded from, and the pictures it may name (``images/``); other files in the
+    folder, such as a README, are not read."""
+    images = directory / IMAGES
+    pictures = sorted(p for p in images.iterdir() if p.is_file()) if images.is_dir() else []
+    return [directory / f.name for f in FILES] + pictures
 
 
 def _content_key(directory: Path, schema_dir: Path, checks: bool) -> str | None:

@@ -280,6 +280,15 @@ class Fog:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A picture file of the definitions, as bytes: renderers embed it, so none of them reads files."""
+
+    path: str  # as written in the definitions (images/…)
+    media_type: str  # image/png, image/jpeg or image/svg+xml
+    data: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Trump:
     id: str
     name: str
@@ -295,6 +304,7 @@ class Trump:
     enables: str | None = None
     introduced: str | None = None
     updated: tuple[str, ...] = ()
+    image: Picture | None = None  # イメージ: read from the definitions folder when the ruleset loads
 
 
 @dataclass(frozen=True)

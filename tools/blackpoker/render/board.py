@@ -135,3 +135,20 @@ def board_svg(state: GameState, title: str) -> str:
             f'class="bp-svg bp-board" style="max-width:{WIDTH * 1.5:.0f}px; '
             f'--bp-min-width:{WIDTH * 11 / SMALLEST_TEXT:.0f}px" font-family="{FONT}">'
             f"<title>{html.escape(title)}</title>{''.join(parts)}</svg>")
+
+
+def card_svg(label: str | None, name: str, *, face_down: bool = False) -> str:
+    """One card drawn large (a trump's イメージ when no picture is given): its key card in the corners and its name
+    in the middle, or its back when the card is face down."""
+    w, h = 70, 98
+    body = [f'<rect x="1" y="1" width="{w - 2}" height="{h - 2}" rx="6" fill="{BACK if face_down else PAPER}" '
+            f'stroke="{INK}" stroke-width="1"/>']
+    if face_down:
+        body.append(f'<path d="M10 10 L{w - 10} {h - 10} M{w - 10} 10 L10 {h - 10}" stroke="#8792a6" stroke-width="1"/>')
+    elif label:
+        colour = RED if label[:1] in "♡◇" else INK
+        body.append(_text(6, 16, label, size=12, fill=colour))
+        body.append(f'<g transform="rotate(180 {w / 2} {h / 2})">{_text(6, 16, label, size=12, fill=colour)}</g>')
+    body.append(_text(w / 2, h / 2 + 4, name, size=10, anchor="middle", weight="bold"))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" role="img" class="bp-svg bp-card" '
+            f'style="width:{w * 1.2:.0f}px" font-family="{FONT}"><title>{html.escape(name)}</title>{"".join(body)}</svg>')

@@ -6,6 +6,8 @@ Each entry shows every field the rules show, carries its stable label (``act-<id
 
 from __future__ import annotations
 
+import base64
+import html
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -14,6 +16,7 @@ from docutils import nodes
 from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
 from blackpoker.core.kinds import KIND, RULEBOOK_LISTS, anchor
 from blackpoker.core.model import Action, Character, Fog, Frame, Trump
+from blackpoker.render.board import card_svg
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext.figures import frame_layout_figure
@@ -197,7 +200,7 @@ class ListDirective(RulesDirective):
             enables += r.ref(KIND["action"].anchor_of(t.enables), self.rules.action(t.enables).name)
         rows = [self.availability(t), ("キーカード", t.key_card), ("能力", t.ability),
                 ("与えるラベル", f"<{t.grants_label}>" if t.grants_label else None),
-                ("起こせるアクション", enables), *self.tail(t, "trump")]
+                ("起こせるアクション", enables), ("イメージ", _image(t)), *self.tail(t, "trump")]
         box += r.field_list(rows)
         return self.finish(box, t, "trump", t.id)
 
@@ -287,3 +290,15 @@ def _group(e: Action | Character | Fog | Trump) -> str:
 
 def _label(e: Action | Character | Fog | Trump) -> str:
     return anchor(e)
+
+
+def _image(t: Trump) -> nodes.raw:
+    """A trump's イメージ: its picture from the definitions (embedded: the site and the book need no file), or
+    the card drawn from its key card (its back for a face-down trump)."""
+    if t.image is not None:
+        data = base64.b64encode(t.image.data).decode("ascii")
+        alt = html.escape(f"{t.name}のイメージ")
+        return nodes.raw("", f'<img class="bp-trump-image" src="data:{t.image.media_type};base64,{data}" alt="{alt}">',
+                         format="html")
+    face_down = t.key is not None and t.key.face_down
+    return nodes.raw("", card_svg(t.key_card if not face_down else None, t.name, face_down=face_down), format="html")
