@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.util.docutils import docutils_namespace
 
 from blackpoker import sphinxext
 from blackpoker.sphinxext.examples import Examples
@@ -74,9 +75,10 @@ def _count_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_domain: bo
         return original(self, docname)
 
     monkeypatch.setattr(BuildEnvironment, "get_doctree", counting)
-    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"), "html",
-                 status=None, warning=None, freshenv=True)
-    app.build()
+    with docutils_namespace():  # a Sphinx app registers nodes process-wide: leave none for later tests
+        app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"), "html",
+                     status=None, warning=None, freshenv=True)
+        app.build()
     return reads["a"]
 
 
