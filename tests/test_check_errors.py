@@ -46,7 +46,7 @@ CASES = [
          (Expected("actions.yaml", "id: end", "actions[0]: missing required field 'name'"),
           Expected("actions.yaml", "nmae", "actions[0].nmae: unknown field 'nmae'; expected one of activation_condition, "
                    "category, cost, effect, flavor, flavor_speaker, formats, group, id, implicit_key, introduced, "
-                   "key_card, name, note, reading, speed, story, target, timing, trigger, trigger_condition, updated"))),
+                   "key_card, name, note, official_id, reading, speed, story, target, timing, trigger, trigger_condition, updated"))),
     Case("type", "ruleset.yaml", "  players: 2\n", "  players: two\n",
          (Expected("ruleset.yaml", "two", "ruleset.players: 'two' is str; expected a whole number"),)),
     Case("pattern", "actions.yaml", "    introduced: v0.2\n", "    introduced: v0.2x\n",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from blackpoker import load_rules
-from blackpoker.core.kinds import FRAME_ACTION_NAME, KIND, KINDS, anchor, kind_of, label
+from blackpoker.core.kinds import FRAME_ACTION_NAME, KIND, KINDS, anchor, kind_of, label, official_anchors, official_id
 from blackpoker.core.model import Rules
 
 
@@ -35,3 +35,14 @@ def test_labels_set_frame_actions_apart(rules: Rules) -> None:
     assert label(rules.action("pack-open")) == FRAME_ACTION_NAME
     assert label(rules.action("equip")) == "アクション"
     assert label(rules.frame("extra")) == "フレーム"
+
+
+def test_official_ids_default_to_camel_case_and_a_given_one_wins(rules: Rules) -> None:
+    import dataclasses
+    change = rules.action("generation-change")
+    assert official_id(change) == "generationChange"
+    assert official_anchors(change) == ("act-generationChange", "act-generationchange")
+    assert official_anchors(rules.action("equip")) == ()  # the same as ours: nothing more to answer to
+    renamed = dataclasses.replace(change, official_id="changeGeneration")
+    assert official_id(renamed) == "changeGeneration"
+    assert official_anchors(renamed) == ("act-changeGeneration", "act-changegeneration")

@@ -11,6 +11,7 @@ from typing import Any
 
 from blackpoker.core import model as m
 from blackpoker.core.keycard import KeyCondition
+from blackpoker.core.kinds import official_id
 from blackpoker.core.targets import TargetSpec
 
 EXPORT_SCHEMA_VERSION = 1
@@ -69,7 +70,7 @@ def _entry(rules: m.Rules, entry: m.Action | m.Character | m.Fog | m.Trump, **ex
     """An entry as JSON, field by field from its dataclass (its origin is not data), then ``extra``."""
     data = {f.name: _FIELD_EXPORT.get(f.name, _value)(getattr(entry, f.name))
             for f in dataclasses.fields(entry) if f.name != "origin"}
-    return {**data, **extra, "changed": rules.is_changed(entry)}
+    return {**data, "official_id": official_id(entry), **extra, "changed": rules.is_changed(entry)}
 
 
 def export_rules(rules: m.Rules) -> dict[str, Any]:
@@ -82,7 +83,8 @@ def export_rules(rules: m.Rules) -> dict[str, Any]:
                     "copyright": ed.copyright, "players": ed.players},
         "formats": [{"id": f.id, "name": f.name, "reading": f.reading} for f in rules.formats],
         "frames": [{
-            "id": f.id, "name": f.name, "reading": f.reading, "formats": list(f.formats), "zones": list(f.zones),
+            "id": f.id, "official_id": official_id(f), "name": f.name, "reading": f.reading,
+            "formats": list(f.formats), "zones": list(f.zones),
             "deck": None if f.deck is None else {"text": f.deck.text, "cards": list(f.deck.cards) or None,
                                                  "min_cards": f.deck.min_cards},
             "setup": list(f.setup), "setup_continues": f.setup_continues,

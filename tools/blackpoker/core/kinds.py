@@ -53,6 +53,22 @@ def anchor(entry: Named) -> str:
     return kind_of(entry).anchor_of(entry.id)
 
 
+def official_id(entry: Named) -> str:
+    """The id the official data files give the entry: its ``official_id``, else its id in camelCase."""
+    if entry.official_id:
+        return entry.official_id
+    head, *rest = entry.id.split("-")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def official_anchors(entry: Named) -> tuple[str, ...]:
+    """The anchors the official site gave the entry (``act-summonsSoldier``) and the tutorial's lower-cased
+    form (``act-summonssoldier``), apart from our own anchor: each must keep leading to the entry."""
+    prefix = kind_of(entry).anchor
+    official = f"{prefix}-{official_id(entry)}"
+    return tuple(dict.fromkeys(a for a in (official, official.lower()) if a != anchor(entry)))
+
+
 def label(entry: Named) -> str:
     """The entry's kind as the lists and the index label it (frame actions apart)."""
     if isinstance(entry, Action) and entry.is_frame_action:

@@ -207,7 +207,7 @@ def _build_rules(b: _Builder) -> m.Rules:
     for i, f in enumerate(b.sources["frames"].data["frames"]):
         deck = f.get("deck")
         frames.append(m.Frame(
-            id=f["id"], name=f["name"], reading=f["reading"], formats=tuple(f["formats"]),
+            id=f["id"], name=f["name"], reading=f["reading"], formats=tuple(f["formats"]), official_id=f.get("official_id"),
             zones=tuple(f["zones"]), setup=tuple(f["setup"]), setup_continues=f["setup_continues"],
             origin=b.origin("frames", "frames", i),
             deck=m.DeckCondition(deck["text"], tuple(deck.get("cards", ())), deck.get("min_cards")) if deck else None,

@@ -208,6 +208,7 @@ class Action:
     flavor_speaker: str | None = None
     introduced: str | None = None
     updated: tuple[str, ...] = ()
+    official_id: str | None = None  # the official data files' id, when it is not the camelCase id
     formats: tuple[str, ...] = ()
     frames: tuple[str, ...] = ()
 
@@ -256,6 +257,7 @@ class Character:
     flavor_speaker: str | None = None
     introduced: str | None = None
     updated: tuple[str, ...] = ()
+    official_id: str | None = None  # the official data files' id, when it is not the camelCase id
 
 
 @dataclass(frozen=True)
@@ -275,6 +277,7 @@ class Fog:
     flavor_speaker: str | None = None
     introduced: str | None = None
     updated: tuple[str, ...] = ()
+    official_id: str | None = None  # the official data files' id, when it is not the camelCase id
     formats: tuple[str, ...] = ()
     frames: tuple[str, ...] = ()
 
@@ -304,6 +307,7 @@ class Trump:
     enables: str | None = None
     introduced: str | None = None
     updated: tuple[str, ...] = ()
+    official_id: str | None = None  # the official data files' id, when it is not the camelCase id
     image: Picture | None = None  # イメージ: read from the definitions folder when the ruleset loads
 
 
@@ -329,6 +333,7 @@ class Frame:
     fogs: tuple[str, ...] = ()
     trumps: tuple[str, ...] = ()
     disclosure: tuple[Disclosure, ...] = ()
+    official_id: str | None = None
 
 
 @dataclass(frozen=True)
