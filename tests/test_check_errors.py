@@ -45,8 +45,9 @@ CASES = [
     Case("unknown field (a typo)", "actions.yaml", "  - id: end\n    name: エンド\n", "  - id: end\n    nmae: エンド\n",
          (Expected("actions.yaml", "id: end", "actions[0]: missing required field 'name'"),
           Expected("actions.yaml", "nmae", "actions[0].nmae: unknown field 'nmae'; expected one of activation_condition, "
-                   "category, cost, effect, flavor, flavor_speaker, formats, group, id, implicit_key, introduced, "
-                   "key_card, name, note, official_id, reading, speed, story, target, timing, trigger, trigger_condition, updated"))),
+                   "category, changed, cost, design_note, effect, flavor, flavor_speaker, formats, group, id, implicit_key, "
+                   "introduced, key_card, key_unit, name, note, official_id, reading, speed, story, target, timing, trigger, "
+                   "trigger_condition, updated"))),
     Case("type", "ruleset.yaml", "  players: 2\n", "  players: two\n",
          (Expected("ruleset.yaml", "two", "ruleset.players: 'two' is str; expected a whole number"),)),
     Case("pattern", "actions.yaml", "    introduced: v0.2\n", "    introduced: v0.2x\n",

@@ -125,9 +125,11 @@ def test_schema_enums_match_the_definitions(rules: Rules) -> None:
     """The schemas' closed sets are written out for editors; they must list exactly the defined ids."""
     common = json.loads((SCHEMAS / "common.schema.json").read_text(encoding="utf-8"))["definitions"]
     assert common["format_id"]["enum"] == [f.id for f in rules.formats]
-    assert common["frame_id"]["enum"] == [f.id for f in rules.frames]
     assert common["zone_id"]["enum"] == [z.id for z in rules.zones]
-    assert common["cost_letter"]["enum"] == [c.letter for c in rules.costs]
+    # an imported edition brings its own frames (entry16, draft …) and the key unit's cost C (UnitDrive, v8.2+):
+    # frame ids are checked against frames.yaml, and the cost letters are those of v8.1 and C
+    assert "enum" not in common["frame_id"]
+    assert common["cost_letter"]["enum"] == [c.letter for c in rules.costs] + ["C"]
 
 
 def test_frame_membership_and_fog_fields_are_derived_from_one_place(rules: Rules) -> None:

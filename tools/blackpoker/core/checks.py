@@ -127,6 +127,9 @@ def key_card_fields(rules: m.Rules) -> Iterator[Problem]:
             yield a.origin.sub("cost"), "a key card taken from the field (a soldier) is paid with cost K (KeyDrive)"
         if "K" in a.cost and not (a.key and a.key.zone == "field"):
             yield a.origin.sub("cost"), "cost K (KeyDrive) drives the key card, so the key card must be a soldier on the field"
+        if ("C" in a.cost) != bool(a.key_unit):
+            yield a.origin.sub("cost" if a.key_unit is None else "key_unit"), (
+                "cost C (UnitDrive) drives the key unit: an action has cost C exactly when it has a key_unit")
 
 
 # --- references ---------------------------------------------------------------------------------
@@ -145,6 +148,18 @@ def frames_list_their_entries(rules: m.Rules) -> Iterator[Problem]:
     for t in rules.trumps:
         if not t.frames:
             yield t.origin.sub("id"), f"trump '{t.id}' is not listed in any frame's trumps in frames.yaml"
+    characters = {c.id for c in rules.characters}
+    frame_ids = {f.id for f in rules.frames}
+    for frame in rules.frames:
+        for i, ref in enumerate(frame.characters):
+            if ref not in characters:
+                yield frame.origin.sub("characters", i), f"no character with id '{ref}'"
+        if frame.inherits is not None and (frame.inherits not in frame_ids or frame.inherits == frame.id):
+            yield frame.origin.sub("inherits"), f"no other frame with id '{frame.inherits}'"
+    for c in rules.characters:
+        if bool(c.formats) == bool(c.frames):
+            yield c.origin.sub("id"), (f"character '{c.id}' needs either 'formats' or a frame that lists it in "
+                                       "frames.yaml (characters), not both")
 
 
 @check

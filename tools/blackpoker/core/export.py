@@ -89,6 +89,7 @@ def export_rules(rules: m.Rules) -> dict[str, Any]:
                                                  "min_cards": f.deck.min_cards},
             "setup": list(f.setup), "setup_continues": f.setup_continues,
             "actions": list(f.actions), "fogs": list(f.fogs), "trumps": list(f.trumps),
+            "characters": list(f.characters), "inherits": f.inherits, "image": _FIELD_EXPORT["image"](f.image),
             "disclosure": [vars(d) for d in f.disclosure],
         } for f in rules.frames],
         "actions": [_entry(rules, a, shorthand=a.shorthand) for a in rules.actions],
@@ -115,8 +116,8 @@ def export_json(rules: m.Rules) -> str:
     return json.dumps(export_rules(rules), ensure_ascii=False, indent=2) + "\n"
 
 
-# An entry's story and flavour text: shown in the lists and the JSON, never read by the rules or the simulator.
-PROSE_KEYS = frozenset({"story", "flavor", "flavor_speaker"})
+# An entry's story, flavour text and designers' note (補足): shown in the lists and the JSON, never read by the rules or the simulator.
+PROSE_KEYS = frozenset({"story", "flavor", "flavor_speaker", "design_note"})
 
 
 def _without_prose(data: Any) -> Any:

@@ -139,7 +139,7 @@ def _label(raw: str | dict[str, str]) -> m.Label:
 _CONVERT: dict[str, Callable[[Any], Any]] = {
     "trigger": m.Trigger, "speed": m.Speed, "timing": m.Timing, "effect": _blocks,
     "labels": lambda raw: tuple(_label(x) for x in raw),
-    "abilities": lambda raw: tuple(m.Ability(x["name"], x["text"]) for x in raw),
+    "abilities": lambda raw: tuple(m.Ability("", x) if isinstance(x, str) else m.Ability(x["name"], x["text"]) for x in raw),
 }
 
 
@@ -161,6 +161,7 @@ def _build_rules(b: _Builder) -> m.Rules:
     rs = b.sources["ruleset"].data
     edition = m.Edition(**{k: rs["ruleset"].get(k) for k in (
         "version", "edition", "title", "subtitle", "author", "release", "released", "copyright", "players", "site")},
+        official=tuple((name, tuple(header.items())) for name, header in rs.get("official", {}).items()),
         origin=b.origin("ruleset", "ruleset"))
     fm = b.sources["formats"].data
 
@@ -181,7 +182,8 @@ def _build_rules(b: _Builder) -> m.Rules:
     characters = []
     for i, c in enumerate(b.sources["characters"].data["characters"]):
         origin = b.origin("characters", "characters", i)
-        characters.append(_entry(m.Character, c, origin=origin, key=b.key(c["key_card"], origin.sub("key_card"))))
+        characters.append(_entry(m.Character, c, origin=origin, key=b.key(c["key_card"], origin.sub("key_card")),
+                                 frames=frames_listing("characters", c["id"])))
 
     # A fog's key card, formats and frames are those of the action that places it (placed_by).
     placing = {a.id: a for a in actions}
@@ -214,6 +216,8 @@ def _build_rules(b: _Builder) -> m.Rules:
             actions=tuple(f.get("actions", ())), trumps=tuple(f.get("trumps", ())),
             fogs=tuple(fog.id for fog in fogs if fog.placed_by in f.get("actions", ())),
             disclosure=tuple(m.Disclosure(**d) for d in f.get("disclosure", ())),
+            characters=tuple(f.get("characters", ())), inherits=f.get("inherits"),
+            image=b.picture(f.get("image"), b.origin("frames", "frames", i, "image")),
         ))
 
     rulings = tuple(
@@ -221,8 +225,9 @@ def _build_rules(b: _Builder) -> m.Rules:
                  applies_to=tuple(r["applies_to"]), origin=b.origin("rulings", "rulings", i))
         for i, r in enumerate(b.sources["rulings"].data["rulings"]))
 
+    about = b.sources["trumps"].data.get("about")
     return m.Rules(
-        edition=edition,
+        edition=edition, trump_about=m.TrumpAbout(about["description"], about.get("design_note")) if about else None,
         card_numbers=tuple(m.CardNumber(c["card"], c["number"], c.get("text")) for c in rs["card_numbers"]),
         costs=tuple(m.CostType(**c) for c in rs["costs"]),
         zones=tuple(m.Zone(z["id"], z["name"], z["common"], z.get("description")) for z in rs["zones"]),

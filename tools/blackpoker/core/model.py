@@ -96,6 +96,7 @@ class Edition:
     players: int
     origin: Origin
     site: str | None = None  # the published site's address (ends in /), for printed absolute addresses
+    official: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # the official files' headers, in order
 
     def address(self, path: str) -> str:
         """``path`` (relative to the site's root) as a reader types it: absolute under ``site`` when it is set."""
@@ -211,6 +212,9 @@ class Action:
     official_id: str | None = None  # the official data files' id, when it is not the camelCase id
     formats: tuple[str, ...] = ()
     frames: tuple[str, ...] = ()
+    key_unit: str | None = None  # キーユニット条件 (cost C drives it)
+    design_note: str | None = None  # 補足
+    changed: bool | None = None  # この版で変更, where it is not derived from ``updated``
 
     @property
     def is_frame_action(self) -> bool:
@@ -234,7 +238,7 @@ class Label:
 
 @dataclass(frozen=True)
 class Ability:
-    name: str
+    name: str  # "" for an ability without a name
     text: str
 
 
@@ -258,6 +262,11 @@ class Character:
     introduced: str | None = None
     updated: tuple[str, ...] = ()
     official_id: str | None = None  # the official data files' id, when it is not the camelCase id
+    group: str | None = None  # the list section, where it is not the category
+    design_note: str | None = None
+    changed: bool | None = None
+    frames: tuple[str, ...] = ()  # a frame's character: the frames that list it
+    note: str | None = None  # 特記事項
 
 
 @dataclass(frozen=True)
@@ -280,6 +289,9 @@ class Fog:
     official_id: str | None = None  # the official data files' id, when it is not the camelCase id
     formats: tuple[str, ...] = ()
     frames: tuple[str, ...] = ()
+    group: str | None = None
+    design_note: str | None = None
+    changed: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -309,6 +321,19 @@ class Trump:
     updated: tuple[str, ...] = ()
     official_id: str | None = None  # the official data files' id, when it is not the camelCase id
     image: Picture | None = None  # イメージ: read from the definitions folder when the ruleset loads
+    story: str | None = None
+    flavor: str | None = None
+    flavor_speaker: str | None = None
+    design_note: str | None = None
+    changed: bool | None = None
+
+
+@dataclass(frozen=True)
+class TrumpAbout:
+    """The trump list's introduction (the official trumpData)."""
+
+    description: str
+    design_note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -334,6 +359,9 @@ class Frame:
     trumps: tuple[str, ...] = ()
     disclosure: tuple[Disclosure, ...] = ()
     official_id: str | None = None
+    characters: tuple[str, ...] = ()
+    inherits: str | None = None
+    image: Picture | None = None  # 配置図 as a picture (the official image)
 
 
 @dataclass(frozen=True)
@@ -373,6 +401,7 @@ class Rules:
     trumps: tuple[Trump, ...]
     rulings: tuple[Ruling, ...] = ()
     flows: tuple[Flow, ...] = ()
+    trump_about: TrumpAbout | None = None
     _index: dict[tuple[str, str], object] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -462,5 +491,8 @@ class Rules:
         return tuple(f for f in self.frames if format_id in f.formats)
 
     def is_changed(self, entry: Entry) -> bool:
-        """True when the entry was updated in this edition (marked in lists and the changes section)."""
+        """True when the entry was updated in this edition (marked in lists and the changes section): as the
+        entry says (``changed``), else when its updated versions include this edition's."""
+        if entry.changed is not None:
+            return entry.changed
         return self.edition.version in entry.updated
