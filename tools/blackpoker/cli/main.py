@@ -20,6 +20,7 @@ from blackpoker.cli.common import (
     load,
     report_definition_errors,
 )
+from blackpoker.cli.official import import_
 from blackpoker.cli.sim import sim
 from blackpoker.core.errors import DefinitionErrors
 
@@ -41,10 +42,19 @@ def check(directory: Path | None) -> None:
 
 @cli.command()
 @definitions_argument
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write to this file instead of standard output.")
-def export(directory: Path | None, output: Path | None) -> None:
-    """Print the whole validated ruleset as one JSON document."""
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write to this file instead of standard output (with --format official: the folder to write).")
+@click.option("--format", "form", type=click.Choice(["json", "official"]), default="json", show_default=True,
+              help="json: the whole ruleset as one JSON document; official: act.yaml, act-frame.yaml, frame.yaml and "
+                   "version.json in the official layout.")
+def export(directory: Path | None, output: Path | None, form: str) -> None:
+    """Print the whole validated ruleset as one JSON document, or write it in the official layout."""
+    if form == "official":
+        from blackpoker.cli.official import export_official_folder
+        if output is None:
+            raise click.UsageError("--format official writes a folder: give it with -o DIR")
+        export_official_folder(directory, output)
+        return
     from blackpoker.core.export import export_json
     from blackpoker.pipeline.fsutil import write_atomic
     text = export_json(load(directory))
@@ -102,6 +112,7 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
 
 
 cli.add_command(sim)
+cli.add_command(import_)
 
 
 class Stopped(BaseException):

@@ -252,8 +252,8 @@ class Character:
     key: KeyCondition
     labels: tuple[Label, ...]
     summoned_by: tuple[str, ...]
-    formats: tuple[str, ...]
     origin: Origin
+    formats: tuple[str, ...] = ()  # none for a frame's character (frames.yaml lists it)
     size: str | None = None
     abilities: tuple[Ability, ...] = ()
     story: str | None = None

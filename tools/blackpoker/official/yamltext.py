@@ -20,7 +20,15 @@ def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value)
 
 
+def _list(dumper: yaml.SafeDumper, value: list[object]) -> yaml.SequenceNode:
+    """Short lists of ids on one line (formats: [std, pro, mast]), as the definitions write them."""
+    flow = all(isinstance(v, str) and v.isascii() and v.isprintable() for v in value) and \
+        sum(len(str(v)) + 2 for v in value) < 100
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
 _Dumper.add_representer(str, _str)
+_Dumper.add_representer(list, _list)
 
 
 def dump(data: Any, schema_line: str | None = None) -> str:

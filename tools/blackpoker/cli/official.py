@@ -1,0 +1,161 @@
+"""``blackpoker import`` and ``export --format official``: the official data files ↔ a definitions folder.
+
+Both write a whole folder atomically, as ``build --out`` does: into a staging folder beside the output, which is
+renamed into place only when everything was written (and, for an import, the result loads and passes the
+checks); a folder is replaced only if one of these commands made it (its marker file), never a user's folder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from blackpoker.cli.common import EXIT_DATA_ERROR, definitions_folder, load
+from blackpoker.core.errors import DefinitionError, DefinitionErrors
+from blackpoker.core.loader import FILES, display_path, load_rules
+
+IMPORT_MARKER = ".blackpoker-import"
+EXPORT_MARKER = ".blackpoker-official"
+MARKER_TEXT = "This folder is written by `blackpoker {command}`; the next run replaces it whole.\n"
+
+
+class Refused(Exception):
+    """The output folder must not be replaced (it holds the user's files): nothing was touched."""
+
+
+def check_output(out: Path, marker: str, protected: dict[str, Path]) -> None:
+    """Refuse an output that is or contains a protected folder, is not a folder, or is a non-empty folder that
+    this command did not make (no marker)."""
+    from blackpoker.core.paths import CHECKOUT, ROOT
+    target = out.resolve()
+    folders = {**protected, "the current folder": Path.cwd(), "your home folder": Path.home()}
+    if CHECKOUT:
+        folders["the repository"] = ROOT
+    for name, folder in folders.items():
+        folder = folder.resolve()
+        if folder == target or folder.is_relative_to(target):
+            raise Refused(f"{out}: the output folder is or contains {name}; it is replaced whole: choose a new folder")
+    if out.exists() and not out.is_dir():
+        raise Refused(f"{out}: not a folder; expected a new or empty folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / marker).is_file():
+        raise Refused(f"{out}: not empty and not made by this command (no {marker} in it); it is replaced "
+                      "whole: choose a new or empty folder")
+
+
+def publish(out: Path, files: dict[str, str | bytes], marker: str, command: str,
+            validate: Callable[[Path], list[DefinitionError]] | None = None, *, keep: bool = False
+            ) -> list[DefinitionError]:
+    """Write ``files`` (path → text or bytes) as the folder ``out``; ``validate`` reads the staged folder first.
+    Its problems stop the publication unless ``keep``; they are returned, located in ``out``."""
+    from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
+    old = staging.with_suffix(".old")
+    try:
+        for name, data in files.items():
+            path = staging / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        (staging / marker).write_text(MARKER_TEXT.format(command=command), encoding="utf-8")
+        make_publishable(staging)
+        problems = [_relocate(p, staging, out) for p in validate(staging)] if validate else []
+        if problems and not keep:
+            return problems
+        if not (out.exists() and exchange(staging, out)):
+            if out.exists():
+                out.rename(old)
+            staging.rename(out)
+        return problems
+    finally:
+        for leftover in (staging, old):
+            if leftover.exists():
+                remove_tree(leftover)
+
+
+def _relocate(problem: DefinitionError, staging: Path, out: Path) -> DefinitionError:
+    """A problem found in the staged folder, named by its place in the output folder."""
+    for f in FILES:
+        if problem.file == display_path(staging, f.name):
+            return dataclasses.replace(problem, file=display_path(out, f.name))
+    return problem
+
+
+def _loads(folder: Path) -> list[DefinitionError]:
+    try:
+        load_rules(folder)
+    except DefinitionErrors as exc:
+        return list(exc.errors)
+    return []
+
+
+def _refuse(exc: Refused) -> None:
+    click.echo(str(exc), err=True)
+    sys.exit(EXIT_DATA_ERROR)
+
+
+@click.command("import")
+@click.argument("official_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("-o", "--output", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The definitions folder to write (new, empty, or a previous import's).")
+@click.option("--base", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Definitions for what the official files do not hold: ruleset tables, formats, rulings "
+                   "(default: definitions/).")
+@click.option("--keep-going", is_flag=True, help="Convert and write what can be mapped; list every problem (exit 2).")
+def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) -> None:
+    """Convert the official act.yaml, act-frame.yaml, frame.yaml (and version.json) into a definitions folder."""
+    from blackpoker.official.importer import definitions_texts, import_official
+    from blackpoker.official.reader import read_official
+    base = definitions_folder(base)
+    try:
+        check_output(out, IMPORT_MARKER, {"the official files": official_dir, "the base definitions": base})
+    except Refused as exc:
+        _refuse(exc)
+    official, problems = read_official(official_dir)
+    if problems:  # a file that does not parse cannot be converted in part
+        _fail(problems, "nothing written")
+    result = import_official(official, base)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    if result.errors and not keep_going:
+        _fail(result.errors, "nothing written (--keep-going converts the rest)")
+    files: dict[str, str | bytes] = dict(definitions_texts(result))
+    files.update({ours: source.read_bytes() for ours, source in result.pictures.items()})
+    load_problems = publish(out, files, IMPORT_MARKER, "import", _loads, keep=keep_going)
+    counts = ", ".join(f"{n} {what}" for what, n in result.counts.items())
+    written = not load_problems or keep_going
+    click.echo(f"{official_dir} → {out}: {counts}; {len(result.notes)} values normalised (notes above)"
+               + ("" if written else "; nothing written"), err=True)
+    if result.errors or load_problems:
+        for problem in sorted(result.errors) + load_problems:
+            click.echo(str(problem), err=True)
+        left = len(result.errors)
+        click.echo(f"{left + len(load_problems)} problems ({left} in the official files: those entries are left "
+                   f"out; {len(load_problems)} in the written definitions)", err=True)
+        sys.exit(EXIT_DATA_ERROR)
+
+
+def _fail(problems: list[DefinitionError], what: str) -> None:
+    for problem in sorted(problems):
+        click.echo(str(problem), err=True)
+    click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in the official files; {what}.", err=True)
+    sys.exit(EXIT_DATA_ERROR)
+
+
+def export_official_folder(directory: Path | None, out: Path) -> None:
+    """``export --format official -o DIR``."""
+    from blackpoker.official.exporter import export_official
+    definitions = definitions_folder(directory)
+    try:
+        check_output(out, EXPORT_MARKER, {"the definitions": definitions})
+    except Refused as exc:
+        _refuse(exc)
+    files = export_official(load(definitions))
+    publish(out, files, EXPORT_MARKER, "export --format official")
+    click.echo(f"wrote {out}: {', '.join(sorted(name for name in files if '/' not in name))}"
+               f"{' and pictures' if any('/' in name for name in files) else ''}", err=True)
+
