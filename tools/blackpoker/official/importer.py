@@ -194,13 +194,13 @@ class Importer:
         if number is None:
             self.error(src, where + ("ver",), f"'{ver}' names no edition number; expected e.g. 第9.0版")
             return
-        self.version = f"v{number[1]}.{number[2] if number.lastindex == 2 else 0}"
+        version = f"v{number[1]}.{number[2] if number.lastindex == 2 else 0}"
         self.edition_text = (re.search(r"第[0-9.]+版", ver) or re.search(r".+", ver))[0]  # type: ignore[index]
         date = re.match(r"^([0-9]{4})/([0-9]{1,2})(?:/([0-9]{1,2}))?", last)
         if date is None:
             self.error(src, where + ("lastupdate",), f"'{last}' is not a date; expected YYYY/M/D, e.g. 2026/04/13")
             return
-        self.release = last
+        self.version, self.release = version, last
         self.released = f"{date[1]}-{int(date[2]):02d}" + (f"-{int(date[3]):02d}" if date[3] else "")
 
     def synthesised_header(self, name: str) -> dict[str, str]:
