@@ -142,7 +142,8 @@ def test_every_official_field_lands_in_the_model(full: tuple[m.Rules, list[str]]
     soldier = rules.character("soldier")
     assert (soldier.key_card, soldier.size, soldier.note, soldier.introduced) == ("2~10", "キーカードの数字", "表向きで場に出す。", "v1.0")
     assert soldier.labels == (m.Label("攻撃"), m.Label("防御"), m.Label("速攻", "キーカードに A が含まれる場合のみ"))
-    assert soldier.abilities == (m.Ability("行軍", "このキャラクターはチャージ状態で場に出る。"), m.Ability("", "装備アクションの対象にできる。"))
+    assert soldier.abilities == (m.Ability("行軍", "このキャラクターはチャージ状態で場に出る。"),
+                                 m.Ability("", "装備アクションの対象にできる。"))
     assert soldier.summoned_by == ("summons-soldier", "summons-rare")
     assert (soldier.story, soldier.flavor, soldier.flavor_speaker, soldier.design_note) == (
         "どこにでもいる、けれど誰よりも頼れる兵。", "「命令を。」", "一般兵", "v9.0: ラベルの名前を変更。")
@@ -153,7 +154,8 @@ def test_every_official_field_lands_in_the_model(full: tuple[m.Rules, list[str]]
     assert {"攻撃", "防御", "速攻"} <= set(rules.labels)
 
     fog = rules.fog("up-fog")
-    assert (fog.placed_by, fog.key_card, fog.formats, fog.target) == ("up", "♡A~10", ("std", "pro", "mast"), "アップアクションで対象となった兵士")
+    assert (fog.placed_by, fog.key_card, fog.formats, fog.target) == (
+        "up", "♡A~10", ("std", "pro", "mast"), "アップアクションで対象となった兵士")
     assert (fog.story, fog.flavor, fog.flavor_speaker, fog.design_note, fog.updated) == (
         "一時の力は、一時で消える。", "「今だけだぞ。」", "魔術士見習い", "v9.0: 対象の書き方を統一。", ("v9.0",))
     assert official_id(fog) == "upFog" and rules.fog("close-fog").frames == ("extra",)
@@ -161,7 +163,8 @@ def test_every_official_field_lands_in_the_model(full: tuple[m.Rules, list[str]]
     s2 = rules.trump("s2")
     assert (s2.category, s2.group, s2.key_card, s2.grants_label, s2.enables) == ("表切札", "切札♠2 スラッシュ", "♠2", "スラッシュ", None)
     assert s2.ability == "自分の場にいる♠の兵士は <スラッシュ> を持つ。"
-    assert (s2.story, s2.flavor, s2.flavor_speaker, s2.design_note) == ("剣の二は、迷いを断つ。", "「一閃。」", "剣士", "「立ち上がる兵」で追加された。")
+    assert (s2.story, s2.flavor, s2.flavor_speaker, s2.design_note) == (
+        "剣の二は、迷いを断つ。", "「一閃。」", "剣士", "「立ち上がる兵」で追加された。")
     assert s2.image is not None and s2.image.path == "images/tarot/swords-02.png"
     assert s2.image.data == (OFFICIAL / "full" / "images" / "tarot" / "swords-02.png").read_bytes()
     king = rules.trump("s-k")
@@ -184,7 +187,8 @@ def test_every_official_field_lands_in_the_model(full: tuple[m.Rules, list[str]]
     assert rare_pack.disclosure == (m.Disclosure("pack", "開封済み・未開封", "開封後のパックの中身", "未開封のパックの中身"),
                                     m.Disclosure("rare", "レアカードの枚数", "レアカードの中身", "なし"))
     extra = rules.frame("extra")
-    assert (extra.inherits, extra.characters, extra.trumps, extra.fogs) == ("rare-pack", ("darklord",), ("s2", "s-k", "secret-trump"), ("close-fog",))
+    assert (extra.inherits, extra.characters, extra.trumps, extra.fogs) == (
+        "rare-pack", ("darklord",), ("s2", "s-k", "secret-trump"), ("close-fog",))
     assert extra.zones[-3:] == ("pack", "rare", "trump")
     assert rules.action_groups == ("基本", "召喚", "中級魔法")
     assert rules.frame_action_groups == ("パック操作", "レアカード操作", "切札操作", "切札♠2 スラッシュ", "切札♠K 魔王")
@@ -263,7 +267,8 @@ def test_frames_from_bullets_with_inheritance(tmp_path: Path) -> None:
     rules, _notes = convert(overlay(tmp_path, "frames-and-inheritance"), tmp_path / "defs")
     assert [f.id for f in rules.frames] == ["entry16", "pack", "rare-pack"]
     rare = rules.frame("rare-pack")
-    assert (rare.official_id, official_id(rare), rare.inherits, rare.actions) == ("rare_pack", "rare_pack", "pack", ("packopen", "raredraw"))
+    assert (rare.official_id, official_id(rare), rare.inherits, rare.actions) == (
+        "rare_pack", "rare_pack", "pack", ("packopen", "raredraw"))
     assert rules.action("packopen").frames == ("pack", "rare-pack")
     assert rules.frame("entry16").deck == m.DeckCondition("次のカードのみで構成された4枚のデッキを使う", ("SA", "S2", "D3", "D10"))
 
