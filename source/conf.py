@@ -29,6 +29,8 @@ numfig_format = {"figure": "図 %s", "table": "表 %s", "code-block": "コード
 html_theme = "furo"
 html_static_path = ["_static"]
 html_css_files = ["bp.css"]
+# on the search page, passages without the names' readings (guarded: a no-op on the other pages)
+html_js_files = [("bp-search.js", {"defer": "defer"})]
 html_search_language = "ja"
 # TinySegmenter, as by default, with each text's words remembered between builds (sphinxext/search.py)
 html_search_options = {"type": "blackpoker.sphinxext.search.RememberingSplitter"}

@@ -167,3 +167,13 @@ def test_phone_width_has_no_horizontal_scroll(all_html: str, browser, tmp_path: 
     pg.wait_for_timeout(300)
     assert pg.evaluate("document.getElementById('toc').getBoundingClientRect().left < 375")
     context.close()
+
+
+def test_a_reference_to_a_help_panel_opens_it(all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(all_html)
+    assert page.evaluate("document.getElementById('help-bulwark-placement').open") is False
+    page.click("#act-bulwark-set a.help-ref")
+    assert page.evaluate("document.getElementById('help-bulwark-placement').open") is True
+    assert page.locator("#help-bulwark-placement figure svg").is_visible()
+    page.goto(all_html.replace("all.html", "mast.html") + "#help-trigger")  # a link from elsewhere opens it too
+    assert page.evaluate("document.getElementById('help-trigger').open") is True

@@ -108,3 +108,20 @@ def test_the_first_half_of_an_entry_s_name_finds_it(rules: Rules, search: Any) -
         if not any(h.endswith("#" + anchor(e)) for h in found):
             missing[e.name] = (part, found[:3])
     assert missing == {}
+
+
+def test_a_hit_s_passage_reads_the_names_without_their_readings(rules: Rules, served: tuple[Path, str]) -> None:
+    """Sphinx's passage under a hit is the page's text: without bp-search.js a name's ruby reading is glued to
+    it (「世代交代せだいこうたい」). If Sphinx renames or stops using Search.htmlToText, this fails."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    change = rules.action("generation-change")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        page = browser.new_page()
+        page.goto(served[1] + "search.html?q=" + change.name)
+        page.wait_for_selector("#search-results p.context")
+        passages = page.eval_on_selector_all("#search-results p.context", "els => els.map(e => e.textContent)")
+        browser.close()
+    assert any(change.name in p for p in passages), passages
+    glued = [p for p in passages if change.reading in p]
+    assert glued == [], glued

@@ -19,6 +19,18 @@
     doc.addEventListener("keydown", function (ev) { if (ev.key === "Escape") setDrawer(false); });
   }
 
+  /* ---- help panels: 「防壁の置き方」 in an entry's text opens its panel (a closed <details> hides its text) ---- */
+  function openTarget(id) {
+    var panel = id && doc.getElementById(id);
+    if (panel && panel.tagName === "DETAILS" && !panel.open) panel.open = true;
+  }
+  doc.addEventListener("click", function (ev) {
+    var ref = ev.target.closest && ev.target.closest("a.help-ref");
+    if (ref) openTarget(ref.getAttribute("href").slice(1));
+  });
+  window.addEventListener("hashchange", function () { openTarget(window.location.hash.slice(1)); });
+  openTarget(window.location.hash.slice(1));
+
   /* ---- filters (all.html only) ---- */
   var dataEl = doc.getElementById("filter-data");
   if (!dataEl) return;

@@ -36,6 +36,7 @@ from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.pipeline.cache import StepCache, fingerprint
 from blackpoker.pipeline.code import code_closure
 from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
+from blackpoker.render.actionlist.help import HELP_SOURCES
 from blackpoker.sim.engine import coverage_problems
 
 if TYPE_CHECKING:
@@ -183,7 +184,7 @@ STEPS: tuple[Step, ...] = (
     Step("export", "JSON export", _export, code=(*LOADING, "blackpoker.core.export")),
     Step("scenarios", "verified scenarios", _scenarios, ("scenarios",), code=(*LOADING, "blackpoker.sim.scenario"),
          prose=False),
-    Step("actionlists", "action lists (HTML + PDF)", inputs=("templates/actionlist",),
+    Step("actionlists", "action lists (HTML + PDF)", inputs=("templates/actionlist", *HELP_SOURCES),
          code=(*LOADING, "blackpoker.render.actionlist.html", "blackpoker.render.actionlist.pdf"),
          pipeline=_actionlists),
     # its single page heads the longest chain of work

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from blackpoker.core.model import Rules
 from blackpoker.pipeline.fsutil import write_atomic
+from blackpoker.render.actionlist.help import help_panels
 from blackpoker.render.actionlist.render import make_environment, page_context, static_files
 from blackpoker.render.actionlist.view import ListPage, list_pages
 
@@ -14,10 +15,12 @@ ACTIONLIST_DIR = "actionlist"
 
 def render_pages(rules: Rules) -> dict[str, str]:
     """Every HTML file of the action lists as text, keyed by its path under ``actionlist/`` (no I/O)."""
-    env = make_environment(rules)
+    panels = help_panels(rules)
+    env = make_environment(rules, {p.title: p.anchor for p in panels})
     pages = list_pages(rules)
     list_template = env.get_template("list.html")
-    out = {f"html/{page.filename}": list_template.render(page_context(rules, page, pages)) for page in pages}
+    out = {f"html/{page.filename}": list_template.render({**page_context(rules, page, pages), "help_panels": panels})
+           for page in pages}
     out["index.html"] = env.get_template("index.html").render(page_context(rules, pages[-1], pages))
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,12 +31,14 @@ class Ref:
     anchor: str | None
 
 
-def make_environment(rules: Rules) -> Environment:
+def make_environment(rules: Rules, help_refs: Mapping[str, str] | None = None) -> Environment:
+    """The lists' Jinja environment; ``help_refs`` (web pages only) links 「防壁の置き方」 and the like in the
+    entries' text to the help panel (title → the panel's id)."""
     env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                       # every output, literal text beside an expression included: no template may need an ASCII ~
                       finalize=lambda value: for_readers(value) if isinstance(value, str) else value)
-    env.filters["rich"] = InlineMarkup(rules.labels)
+    env.filters["rich"] = InlineMarkup(rules.labels, help_refs or {})
     env.filters["css_string"] = lambda text: Markup(css_string(text))
     env.tests["textlist"] = lambda block: isinstance(block, TextList)
     env.globals["qr_svg"] = qr_svg
