@@ -28,7 +28,8 @@ from sphinx import addnodes
 from sphinx.errors import SphinxError
 
 from blackpoker.core.errors import DefinitionErrors
-from blackpoker.core.model import Rules
+from blackpoker.core.kinds import anchor
+from blackpoker.core.model import Action, Character, Fog, Rules, Trump
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.base import RulesDirective, without_prose_digest
 
@@ -255,4 +256,22 @@ class VerificationDirective(RulesDirective):
             text = "\n".join(example.transcript)
             box += nodes.literal_block(text, text, classes=["bp-playbyplay", "bp-report-log"])
             out.append(box)
+        return out + self.design_notes()
+
+    def design_notes(self) -> list[nodes.Node]:
+        """補足: the designers' notes of the entries (the official devNote), for the maintainers who check them."""
+        every: list[Action | Character | Fog | Trump] = [*self.rules.actions, *self.rules.characters,
+                                                         *self.rules.fogs, *self.rules.trumps]
+        entries = [e for e in every if e.design_note]
+        if not entries:
+            return []
+        self.note_definitions()  # the notes are prose: this page reads them (the scenarios above stay cached)
+        out: list[nodes.Node] = [nodes.rubric("", "補足 (設計メモ)", classes=["bp-report-folder"])]
+        table = nodes.definition_list(classes=["bp-design-notes"])
+        for e in entries:
+            term, definition = nodes.term(), nodes.definition()
+            term += r.ref(anchor(e), e.name)
+            definition += r.para(e.design_note or "")
+            table += nodes.definition_list_item("", term, definition)
+        out.append(table)
         return out

@@ -41,7 +41,7 @@ class ListDirective(RulesDirective):
             "characters": lambda: self.grouped(self.rules.characters, None, self.character),
             "fogs": lambda: self.grouped(self.rules.format_fogs, None, self.fog),
             "frame-fogs": lambda: self.grouped(self.rules.frame_fogs, None, self.fog),
-            "trumps": lambda: self.grouped(self.rules.trumps, None, self.trump),
+            "trumps": lambda: self.trump_intro() + self.grouped(self.rules.trumps, None, self.trump),
             "frames": self.frames,
         }
         if kind not in builders:
@@ -53,6 +53,16 @@ class ListDirective(RulesDirective):
         box = nodes.container(classes=["bp-list", f"bp-list-{kind}"])
         box.extend(builders[kind]())
         return [box]
+
+    def trump_intro(self) -> list[nodes.Node]:
+        """The trump list's introduction and its 補足 (the official trumpData), where the edition has them."""
+        about = self.rules.trump_about
+        if about is None:
+            return []
+        out: list[nodes.Node] = [r.para(p, classes=["bp-intro"]) for p in about.description.split("\n\n")]
+        if about.design_note:
+            out.append(r.field_list([("補足", about.design_note)]))
+        return out
 
     # --- structure ------------------------------------------------------------------------------
     def grouped(self, entries: Sequence[E], order: Sequence[str] | None,
@@ -131,7 +141,8 @@ class ListDirective(RulesDirective):
             if speaker:
                 flavor_nodes.append(r.para(f"～ {speaker} ～", classes=["bp-speaker"]))
         return [("ストーリー", story), ("フレーバー", flavor_nodes),
-                ("導入バージョン", e.introduced), ("更新バージョン", ", ".join(e.updated))]
+                ("導入バージョン", e.introduced), ("更新バージョン", ", ".join(e.updated)),
+                ("補足", e.design_note)]
 
     def finish(self, box: nodes.container, e: object, kind: str, ident: str) -> nodes.container:
         place = KIND[kind].ruling_ref(ident)
@@ -146,7 +157,7 @@ class ListDirective(RulesDirective):
         target = a.target
         rows = [self.availability(a),
                 ("トリガー", a.trigger.label), ("スピード", a.speed.label), ("タイミング", a.timing.label),
-                ("キーカード", a.key_card), ("コスト", self.cost(a)),
+                ("キーカード", a.key_card), ("キーユニット条件", a.key_unit), ("コスト", self.cost(a)),
                 ("特記事項", f"※{a.note}" if a.note else None),
                 ("起動条件", a.activation_condition), ("誘発条件", a.trigger_condition), ("対象", target),
                 ("効果", r.blocks(a.effect)), *self.tail(a, "action")]
@@ -170,13 +181,14 @@ class ListDirective(RulesDirective):
             li = nodes.list_item()
             li += r.para(f"<{label.name}>" + (f" ({label.condition})" if label.condition else ""))
             labels += li
-        abilities = [r.para(f"{ab.name}: {ab.text}") for ab in c.abilities]
+        abilities = [r.para(f"{ab.name}: {ab.text}" if ab.name else ab.text) for ab in c.abilities]
         summoned = nodes.paragraph()
         for i, aid in enumerate(c.summoned_by):
             if i:
                 summoned += nodes.Text("、")
             summoned += r.ref(KIND["action"].anchor_of(aid), self.rules.action(aid).name)
-        rows = [self.availability(c), ("キーカード", c.key_card), ("サイズ", c.size), ("ラベル", labels),
+        rows = [self.availability(c), ("キーカード", c.key_card), ("サイズ", c.size),
+                ("特記事項", f"※{c.note}" if c.note else None), ("ラベル", labels),
                 ("能力", abilities), ("場に出すアクション", summoned), *self.tail(c, "character")]
         box += r.field_list(rows)
         return self.finish(box, c, "character", c.id)
