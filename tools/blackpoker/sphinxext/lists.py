@@ -233,14 +233,23 @@ class ListDirective(RulesDirective):
         rules = self.rules
         box = self.entry(f, KIND["frame"].anchor_of(f.id), None)
         box["classes"].append("bp-frame")
-        figure = frame_layout_figure(rules, f, self.state.document)
+        figure: nodes.Node = frame_layout_figure(rules, f, self.state.document)
         setup = nodes.enumerated_list(enumtype="arabic", prefix="", suffix=".")
         for step in f.setup:
             li = nodes.list_item()
             li += r.para(step)
             setup += li
+        if f.image is not None:  # the edition's own picture of the layout (the official image)
+            data = base64.b64encode(f.image.data).decode("ascii")
+            figure = nodes.raw("", f'<img class="bp-frame-image" src="data:{f.image.media_type};base64,{data}" '
+                               f'alt="{html.escape(f.name)}の配置図">', format="html")
+        parent: nodes.Node | None = None
+        if f.inherits:
+            parent = nodes.paragraph()
+            parent += r.ref(KIND["frame"].anchor_of(f.inherits), rules.frame(f.inherits).name)
         rows: list[tuple[str, nodes.Node | list[nodes.Node] | str | None]] = [
             ("配置図", figure),
+            ("継承元", parent),
             ("フォーマット", r.format_table(rules, f.formats)),
             ("デッキ条件", self.deck(f) if f.deck else [r.para("なし")]),
             ("ゲームの始め方", [setup, r.para(f.setup_continues)]),
@@ -250,6 +259,8 @@ class ListDirective(RulesDirective):
                                   [(x, rules.fog(x).name) for x in f.fogs])),
             ("切札リスト", self.links("次の切札が利用可能です。", "trump",
                                  [(x, rules.trump(x).name) for x in f.trumps])),
+            ("キャラクターリスト", self.links("次のキャラクターが利用可能です。", "character",
+                                      [(x, rules.character(x).name) for x in f.characters])),
             ("公開レベル", self.disclosure(f)),
         ]
         box += r.field_list(rows)

@@ -1,0 +1,45 @@
+"""What an imported edition adds is shown to readers: 補足 in the entry and in the verification report, a
+character's 特記事項, the trump list's introduction, a frame's picture, its parent frame and its characters."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from blackpoker.core.loader import load_rules
+from blackpoker.core.paths import DEFINITIONS
+from blackpoker.render.rulebook import build_rulebook
+
+PNG = (Path(__file__).parent / "data" / "official" / "full" / "images" / "entry16.png").read_bytes()
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"fixture out of date: {old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_the_rulebook_shows_the_fields_an_import_brings(tmp_path: Path) -> None:
+    defs = tmp_path / "defs"
+    shutil.copytree(DEFINITIONS, defs)
+    _edit(defs / "actions.yaml", "    updated: [v8.0]\n    formats: [lite, std, pro, mast]\n",
+          "    updated: [v8.0]\n    design_note: \"v8.0: 手札の上限を7枚に統一。\"\n    formats: [lite, std, pro, mast]\n")
+    _edit(defs / "characters.yaml", "    size: キーカードの数字\n", "    size: キーカードの数字\n    note: 表向きで場に出す。\n")
+    _edit(defs / "trumps.yaml", "trumps:\n", "about:\n  description: 切札は戦略性をもたらす拡張要素です。\n"
+          "  design_note: v8.1 で第一弾を再集録。\ntrumps:\n")
+    _edit(defs / "frames.yaml", "    actions: [pack-open, rare-draw, rare-summon, trap-counter]\n",
+          "    actions: [pack-open, rare-draw, rare-summon, trap-counter]\n    inherits: pack\n    image: images/rare.png\n")
+    (defs / "images").mkdir()
+    (defs / "images" / "rare.png").write_bytes(PNG)
+    load_rules(defs)
+    site = tmp_path / "site"
+    build_rulebook(defs, site, pdf=False)
+    fmt = (site / "format.html").read_text(encoding="utf-8")
+    assert "補足" in fmt and "v8.0: 手札の上限を7枚に統一。" in fmt
+    assert "※表向きで場に出す。" in fmt
+    frame = (site / "frame.html").read_text(encoding="utf-8")
+    assert "切札は戦略性をもたらす拡張要素です。" in frame and "v8.1 で第一弾を再集録。" in frame
+    assert 'class="bp-frame-image"' in frame and "継承元" in frame
+    report = (site / "verification.html").read_text(encoding="utf-8")
+    notes = report[report.index("補足 (設計メモ)"):]
+    assert "エンド" in notes and "v8.0: 手札の上限を7枚に統一。" in notes
