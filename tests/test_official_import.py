@@ -474,6 +474,8 @@ def test_import_writes_a_folder_that_checks_and_says_what_it_converted(tmp_path:
     assert summary == ("full → defs: 4 frames, 6 format actions, 5 frame actions, 3 characters, 2 fogs, 3 trumps, "
                        "4 rulings kept from the base, 13 rulings left out; 27 values normalised (notes above)")
     assert sum(line.startswith("note: full/") for line in result.stderr.splitlines()) == 27
+    assert ("note: rulings.yaml: ruling 'pack-lite-clause' kept from the base for frame:pack: check that it still "
+            "applies to the imported text") in result.stderr.splitlines()
     assert (tmp_path / "defs" / ".blackpoker-import").is_file()
     assert (tmp_path / "defs" / "images" / "tarot" / "emperor.png").is_file()
     load_rules(tmp_path / "defs")
@@ -547,3 +549,10 @@ def test_pictures_keep_their_folder(tmp_path: Path) -> None:
     convert(OFFICIAL / "full", tmp_path / "defs")
     assert sorted(str(p.relative_to(tmp_path / "defs")) for p in (tmp_path / "defs" / "images").rglob("*.png")) == [
         "images/entry16.png", "images/tarot/emperor.png", "images/tarot/swords-02.png"]
+
+
+def test_a_missing_base_is_an_environment_problem(tmp_path: Path) -> None:
+    shutil.copytree(OFFICIAL / "minimal", tmp_path / "official")
+    result = run("import", "official", "-o", "defs", "--base", "nowhere", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (1, "nowhere/ruleset.yaml: No such file or directory\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["official"]

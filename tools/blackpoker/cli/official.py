@@ -128,7 +128,7 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
     load_problems = publish(out, files, IMPORT_MARKER, "import", _loads, keep=keep_going)
     counts = ", ".join(f"{n} {what}" for what, n in result.counts.items())
     written = not load_problems or keep_going
-    click.echo(f"{official_dir} → {out}: {counts}; {len(result.notes)} values normalised (notes above)"
+    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above)"
                + ("" if written else "; nothing written"), err=True)
     if result.errors or load_problems:
         for problem in sorted(result.errors) + load_problems:

@@ -62,7 +62,8 @@ class ImportResult:
     files: dict[str, Any] = field(default_factory=dict)
     pictures: dict[str, Path] = field(default_factory=dict)  # images/… in the definitions ← the official file
     errors: list[DefinitionError] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # normalised values, and rulings to review
+    normalised: int = 0
     counts: dict[str, int] = field(default_factory=dict)
 
 
@@ -96,6 +97,7 @@ class Importer:
 
     def note(self, src: SourceFile, path: tuple[PathPart, ...], note: cv.Normalised | None) -> None:
         if note is not None:
+            self.result.normalised += 1
             line, column = src.locate(path)
             self.result.notes.append(f"{src.name}:{line}:{column}: {format_path(path)}: {note.what}: "
                                      f"'{note.before}' → '{note.after}'")
@@ -596,6 +598,11 @@ class Importer:
         kept = [r for r in rulings if all(tuple(ref.split(":", 1)) in ids for ref in r["applies_to"]
                                           if ref.split(":", 1)[0] in kinds)]
         files["rulings.yaml"] = {"rulings": kept}
+        for r in kept:  # decided on the base's text: the maintainer checks they still apply
+            entries = [ref for ref in r["applies_to"] if ref.split(":", 1)[0] in kinds]
+            if entries:
+                self.result.notes.append(f"rulings.yaml: ruling '{r['id']}' kept from the base for "
+                                         f"{', '.join(entries)}: check that it still applies to the imported text")
         self.result.counts = {"frames": len(frames), "format actions": len(format_actions),
                               "frame actions": len(frame_actions), "characters": len(characters), "fogs": len(fogs),
                               "trumps": len(trumps), "rulings kept from the base": len(kept),
