@@ -43,3 +43,29 @@ def test_the_rulebook_shows_the_fields_an_import_brings(tmp_path: Path) -> None:
     report = (site / "verification.html").read_text(encoding="utf-8")
     notes = report[report.index("補足 (設計メモ)"):]
     assert "エンド" in notes and "v8.0: 手札の上限を7枚に統一。" in notes
+
+
+def test_the_action_lists_of_an_imported_edition(tmp_path: Path) -> None:
+    """The v9-style fixture's lists: key units shown, the two-card trump character on the Extra list and not
+    on the format pages, unnamed abilities without an empty name."""
+    from blackpoker.official.importer import definitions_texts, import_official
+    from blackpoker.official.reader import read_official
+    from blackpoker.render.actionlist.html import render_pages
+
+    official, problems = read_official(Path(__file__).parent / "data" / "official" / "full")
+    assert problems == []
+    result = import_official(official, DEFINITIONS)
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    for name, text in definitions_texts(result).items():
+        (defs / name).write_text(text, encoding="utf-8")
+    for ours, source in result.pictures.items():
+        (defs / ours).parent.mkdir(parents=True, exist_ok=True)
+        (defs / ours).write_bytes(source.read_bytes())
+    pages = render_pages(load_rules(defs))
+    extra, mast, everything = pages["html/extra.html"], pages["html/mast.html"], pages["html/all.html"]
+    assert "<dt>キーユニット条件</dt><dd><span class=\"label\">&lt;スラッシュ&gt;</span> を持つ兵士1体</dd>" in extra
+    assert "char-darklord" in extra and "フレームキャラクターリスト" in extra
+    assert "char-darklord" not in mast and "char-soldier" in mast
+    assert everything.count('id="char-darklord"') == 1
+    assert "<b></b>" not in everything

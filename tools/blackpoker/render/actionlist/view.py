@@ -141,12 +141,17 @@ def _category(entry: Entry) -> str:
     return entry.category
 
 
+def _list_group(entry: Entry) -> str:
+    """A character's or fog's list section: its group where the edition gives one (切札♠K 魔王), else its type."""
+    return getattr(entry, "group", None) or entry.category
+
+
 def format_sections(rules: Rules, actions: Sequence[Action], characters: Sequence[Character],
                     fogs: Sequence[Fog]) -> tuple[Section, ...]:
     return tuple(s for s in (
         _section(rules, "actions", "アクションリスト", "action", actions, _action_group, rules.action_groups),
-        _section(rules, "characters", "キャラクターリスト", "character", characters, _category),
-        _section(rules, "fogs", "フォグリスト", "fog", fogs, _category),
+        _section(rules, "characters", "キャラクターリスト", "character", characters, _list_group),
+        _section(rules, "fogs", "フォグリスト", "fog", fogs, _list_group),
     ) if s.groups)
 
 
@@ -154,7 +159,9 @@ def frame_sections(rules: Rules) -> tuple[Section, ...]:
     return tuple(s for s in (
         _section(rules, "frame-actions", "フレームアクションリスト", "action", rules.frame_actions, _action_group,
                  rules.frame_action_groups),
-        _section(rules, "frame-fogs", "フレームフォグリスト", "fog", rules.frame_fogs, _category),
+        _section(rules, "frame-characters", "フレームキャラクターリスト", "character",
+                 [c for c in rules.characters if c.frames], _list_group),
+        _section(rules, "frame-fogs", "フレームフォグリスト", "fog", rules.frame_fogs, _list_group),
         _section(rules, "trumps", "切札リスト", "trump", rules.trumps, _action_group),
     ) if s.groups)
 
@@ -168,18 +175,21 @@ def format_page(rules: Rules, format_id: str) -> ListPage:
 
 def all_page(rules: Rules) -> ListPage:
     """Every entry of every format and frame, for the filterable list and the 'all' PDF."""
-    sections = format_sections(rules, rules.format_actions, rules.characters, rules.format_fogs)
+    sections = format_sections(rules, rules.format_actions, [c for c in rules.characters if c.formats],
+                               rules.format_fogs)
     return ListPage(ALL, "全リスト", sections + frame_sections(rules), scope=ALL)
 
 
 def frame_page(rules: Rules, frame_id: str) -> ListPage:
-    """The entries one frame adds: its actions, its fogs and its trumps (the official Extra-only list)."""
+    """The entries one frame adds: its actions, characters, fogs and trumps (the official Extra-only list)."""
     frame = rules.frame(frame_id)
     sections = tuple(s for s in (
         _section(rules, "frame-actions", "フレームアクションリスト", "action",
                  [rules.action(a) for a in frame.actions], _action_group, rules.frame_action_groups),
+        _section(rules, "frame-characters", "フレームキャラクターリスト", "character",
+                 [rules.character(c) for c in frame.characters], _list_group),
         _section(rules, "frame-fogs", "フレームフォグリスト", "fog",
-                 [f for f in rules.frame_fogs if frame_id in f.frames], _category),
+                 [f for f in rules.frame_fogs if frame_id in f.frames], _list_group),
         _section(rules, "trumps", "切札リスト", "trump", [rules.trump(t) for t in frame.trumps], _action_group),
     ) if s.groups)
     return ListPage(frame.id, frame.name, sections, scope="frame")
