@@ -87,9 +87,12 @@ class Importer:
         self.official = official
         self.base = base
         self.result = ImportResult()
-        self.version = ""
+        self.version = ""  # the edition (v9.0), with its printed form and date; "" until the header is read
+        self.edition_text = self.release = self.released = ""
+        self.headers: dict[str, dict[str, str]] = {}
         self.frame_ids: dict[str, str] = {}  # frame name and official id → our id
         self.frame_names: dict[str, str] = {}  # our frame id → its name
+        self._base: dict[str, Any] = {}
 
     # --- reporting ---------------------------------------------------------------------------------
     def error(self, src: SourceFile, path: tuple[PathPart, ...], message: str, *, key: bool = False) -> None:
@@ -301,7 +304,7 @@ class Importer:
         return [(z["id"], z["name"], z["common"]) for z in self.base_data("ruleset.yaml")["zones"]]
 
     def base_data(self, name: str) -> Any:
-        cache: dict[str, Any] = self.__dict__.setdefault("_base", {})
+        cache = self._base
         if name not in cache:
             src, problems = parse_yaml(self.base / name, display_path(self.base, name), folder=self.base)
             if src is None:
@@ -431,10 +434,9 @@ class Importer:
             key = self.key_card(e, "actKey", required=False)
             if key:
                 d["key_card"] = key
-        for official, ours in (("actUnit", "key_unit"),):
-            value = self.text(e, official)
-            if value:
-                d[ours] = value
+        unit = self.text(e, "actUnit")
+        if unit:
+            d["key_unit"] = unit
         cost = self.mapped(e, "actCost", cv.read_cost)
         if cost:
             d["cost"] = cost
@@ -619,12 +621,12 @@ class Importer:
             return None
         self.unknown_keys(src, e.path, raw, ("description", "devNote"))
         try:
-            about = {"description": self.text(e, "description", required=True)}
+            about = {"description": self.text(e, "description", required=True) or ""}
             if design := self.text(e, "devNote"):
                 about["design_note"] = design
         except _Skip:
             return None
-        return about  # type: ignore[return-value]
+        return about
 
     def ruleset(self, format_actions: list[_Entry], frame_actions: list[_Entry], characters: list[_Entry],
                 trumps: list[_Entry]) -> dict[str, Any]:
