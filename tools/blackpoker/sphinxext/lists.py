@@ -23,6 +23,7 @@ from blackpoker.sphinxext.figures import frame_layout_figure
 from blackpoker.sphinxext.notes import ruling_at
 
 E = TypeVar("E", Action, Character, Fog, Trump)
+FRAME_ACTIONS_SECTION = "sec-5-3-2"  # source/frame.md: 5.3.2 フレームアクションリスト, where a frame's actions are
 
 
 class ListDirective(RulesDirective):
@@ -254,7 +255,7 @@ class ListDirective(RulesDirective):
             ("デッキ条件", self.deck(f) if f.deck else [r.para("なし")]),
             ("ゲームの始め方", [setup, r.para(f.setup_continues)]),
             ("アクションリスト", self.links("次のアクションが追加で利用可能です。", "action",
-                                    [(a, rules.action(a).name) for a in f.actions])),
+                                    [(a, rules.action(a).name) for a in f.actions], FRAME_ACTIONS_SECTION)),
             ("フォグリスト", self.links("次のフォグが追加で利用可能です。", "fog",
                                   [(x, rules.fog(x).name) for x in f.fogs])),
             ("切札リスト", self.links("次の切札が利用可能です。", "trump",
@@ -286,7 +287,9 @@ class ListDirective(RulesDirective):
             out.append(lst)
         return out
 
-    def links(self, intro: str, kind: str, items: list[tuple[str, str]]) -> list[nodes.Node]:
+    def links(self, intro: str, kind: str, items: list[tuple[str, str]], details: str | None = None) -> list[nodes.Node]:
+        """``intro``, the entries as links and, as the book has it, 「詳細は次を参照してください。」 and the section
+        ``details`` (its label) that holds them."""
         if not items:
             return []
         lst = nodes.bullet_list()
@@ -296,7 +299,12 @@ class ListDirective(RulesDirective):
             p += r.ref(KIND[kind].anchor_of(ident), name)
             li += p
             lst += li
-        return [r.para(intro), lst]
+        more: list[nodes.Node] = []
+        if details:
+            see = nodes.paragraph()
+            see += r.numref(details)
+            more = [r.para("詳細は次を参照してください。"), see]
+        return [r.para(intro), lst, *more]
 
     def disclosure(self, f: Frame) -> list[nodes.Node]:
         if not f.disclosure:

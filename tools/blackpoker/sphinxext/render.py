@@ -147,6 +147,14 @@ def ref(label: str, text: str) -> addnodes.pending_xref:
     return node
 
 
+def numref(label: str, title: str = "{number} {name}") -> addnodes.pending_xref:
+    """A numbered reference to a section or figure, as ``{numref}`` writes it (「5.3.2 フレームアクションリスト」)."""
+    node = addnodes.pending_xref("", refdomain="std", reftype="numref", reftarget=label, refexplicit=True,
+                                 refwarn=True)
+    node += nodes.inline(title, title)
+    return node
+
+
 def ruling_label(ruling_id: str) -> str:
     """The label of a ruling's note (where it is printed in full), for the marks in the text it amends."""
     return f"ruling-{ruling_id}"
