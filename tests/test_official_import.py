@@ -554,5 +554,24 @@ def test_pictures_keep_their_folder(tmp_path: Path) -> None:
 def test_a_missing_base_is_an_environment_problem(tmp_path: Path) -> None:
     shutil.copytree(OFFICIAL / "minimal", tmp_path / "official")
     result = run("import", "official", "-o", "defs", "--base", "nowhere", cwd=tmp_path)
-    assert (result.returncode, result.stderr) == (1, "nowhere/ruleset.yaml: No such file or directory\n")
+    assert (result.returncode, result.stderr) == (1, "nowhere: no such folder; expected the base definitions (--base)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["official"]
+
+
+def test_an_entry_the_base_knows_by_its_official_id_keeps_the_base_s_id(tmp_path: Path) -> None:
+    """The base says soldier-summon is the official summonsSoldier: the import keeps soldier-summon (the id the
+    scenarios and the simulator use) and writes the official id beside it."""
+    base = tmp_path / "base"
+    shutil.copytree(DEFINITIONS, base)
+    actions = base / "actions.yaml"
+    text = actions.read_text(encoding="utf-8")
+    assert "  - id: soldier-summon\n" in text
+    actions.write_text(text.replace("  - id: soldier-summon\n", "  - id: soldier-summon\n    official_id: summonsSoldier\n"),
+                       encoding="utf-8")
+    official, problems = read_official(OFFICIAL / "minimal")
+    assert problems == []
+    result = import_official(official, base)
+    assert result.errors == []
+    (summon,) = [a for a in result.files["actions.yaml"]["actions"] if a["name"] == "兵士召喚"]
+    assert (summon["id"], summon["official_id"]) == ("soldier-summon", "summonsSoldier")
+    assert result.files["characters.yaml"]["characters"][0]["summoned_by"] == ["soldier-summon"]

@@ -8,6 +8,7 @@ checks); a folder is replaced only if one of these commands made it (its marker 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import sys
 import tempfile
 from collections.abc import Callable
@@ -111,6 +112,8 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
     from blackpoker.official.importer import definitions_texts, import_official
     from blackpoker.official.reader import read_official
     base = definitions_folder(base)
+    if not base.is_dir():  # the environment, not the official files: exit 1 with the path
+        raise OSError(errno.ENOENT, "no such folder; expected the base definitions (--base)", str(base))
     try:
         check_output(out, IMPORT_MARKER, {"the official files": official_dir, "the base definitions": base})
     except Refused as exc:

@@ -52,6 +52,7 @@ LISTS = {"actList": ("acts", ACTION_FIELDS), "charList": ("chars", CHARACTER_FIE
 TOP_KEYS = {ACT: ("data", "actList", "charList", "fogList"),
             ACT_FRAME: ("data", "actList", "charList", "fogList", "trumpList", "trumpData"),
             FRAME: ("data", "frames"), VERSION: ("ver", "lastupdate")}
+PREFIX_KINDS = {"act": "action", "char": "character", "fog": "fog", "trump": "trump"}
 PROSE = (("story", "story"), ("flavor", "flavor"), ("flavorSpeaker", "flavor_speaker"))
 
 
@@ -93,6 +94,7 @@ class Importer:
         self.frame_ids: dict[str, str] = {}  # frame name and official id → our id
         self.frame_names: dict[str, str] = {}  # our frame id → its name
         self._base: dict[str, Any] = {}
+        self._base_ids: dict[tuple[str, str], str] = {}
 
     # --- reporting ---------------------------------------------------------------------------------
     def error(self, src: SourceFile, path: tuple[PathPart, ...], message: str, *, key: bool = False) -> None:
@@ -252,7 +254,7 @@ class Importer:
     def frame(self, e: _Entry) -> None:
         d = e.data
         official = self.text(e, "frameId", required=True) or ""
-        d["id"] = self.mapped(e, "frameId", cv.kebab, required=True)
+        d["id"] = self.base_id("frame", official) or self.mapped(e, "frameId", cv.kebab, required=True)
         if cv.camel(d["id"]) != official:
             d["official_id"] = official
         d["name"] = self.text(e, "name", required=True)
@@ -347,11 +349,24 @@ class Importer:
                 if len(self.result.errors) == before:
                     yield e
 
+    def base_id(self, kind: str, official: str) -> str | None:
+        """The base's id of the entry of this kind with this official id (its ``official_id``, else its id in
+        camelCase): an edition imported again keeps the ids its scenarios and the simulator know."""
+        if not self._base_ids:
+            files = (("action", "actions.yaml", "actions"), ("action", "frame-actions.yaml", "actions"),
+                     ("character", "characters.yaml", "characters"), ("fog", "fogs.yaml", "fogs"),
+                     ("trump", "trumps.yaml", "trumps"), ("frame", "frames.yaml", "frames"))
+            for k, name, key in files:
+                for entry in self.base_data(name).get(key) or ():
+                    self._base_ids[(k, entry.get("official_id") or cv.camel(entry["id"]))] = entry["id"]
+        return self._base_ids.get((kind, official))
+
     def identity(self, e: _Entry, prefix: str) -> None:
         """id (and official_id where it is not our id in camelCase), name, reading."""
         d = e.data
         official = self.text(e, f"{prefix}Id", required=True) or ""
         ours = self.mapped(e, f"{prefix}Id", cv.kebab, required=True)
+        ours = self.base_id(PREFIX_KINDS[prefix], official) or ours
         d.update(id=ours, name=self.text(e, f"{prefix}Name", required=True))
         if cv.camel(ours) != official:
             d["official_id"] = official
