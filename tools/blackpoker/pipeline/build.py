@@ -137,6 +137,7 @@ def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[li
 
 
 def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
+    from blackpoker.render.officialpaths import copy_moved_pdfs
     from blackpoker.render.pdfparts import PartCache
     from blackpoker.render.rulebook import build_rulebook
     used: list[str] = []
@@ -144,7 +145,15 @@ def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[
     files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook",
                            environment=kept_state_key(step),
                            runner=context.runner, cache=PartCache(context.parts), used=used)
+    copy_moved_pdfs(staging)  # the official site's names of the book's PDFs (not counted: the same pages)
     return files, _pdf_pages(files), used
+
+
+def _official_paths(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    """A redirect page at every official path that moved (render/officialpaths.py)."""
+    from blackpoker.render.officialpaths import write_redirects
+    files = write_redirects(load_rules(definitions), staging)
+    return files, f"{len(files)} redirects"
 
 
 def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -196,7 +205,10 @@ STEPS: tuple[Step, ...] = (
     # its single page heads the longest chain of work
     # (the site's icon and logo is the action lists' mark: conf.py names it)
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios", "templates/actionlist/static/bp-mark.svg"),
-         code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext"), pipeline=_rulebook, lead=True),
+         code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
+         pipeline=_rulebook, lead=True),
+    Step("official-paths", "the official site's paths", _official_paths,
+         code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
 )
 CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # what every step depends on
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
