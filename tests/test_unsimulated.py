@@ -129,3 +129,18 @@ def test_the_rulebook_names_entries_the_definitions_must_have() -> None:
         "'extra' (frame-extra), which the definitions do not have; expected that frame in the definitions, or "
         "index-terms.yaml changed not to refer to it",
     ]
+
+
+@pytest.mark.slow
+def test_the_rulebook_of_another_version_marks_its_examples_not_verified(tmp_path: Path) -> None:
+    from blackpoker.render.rulebook import build_rulebook
+    defs = edition(tmp_path / "defs", simulated=False, version="v8.2")
+    build_rulebook(defs, tmp_path / "site", pdf=False, work_dir=tmp_path / "work")
+    reason = "このシナリオは v8.1 のルール用で、この定義は v8.2 です"
+    common = (tmp_path / "site" / "common.html").read_text(encoding="utf-8")
+    assert "シミュレーターで未検証" in common and "✓ シミュレーターで検証済み" not in common
+    assert f"この定義ではシミュレーターで再生できないため、検証していません。理由: {reason}" in common
+    report = (tmp_path / "site" / "verification.html").read_text(encoding="utf-8")
+    assert "アクション「メテオ」: 効果をシミュレーターが扱いません" in report
+    assert "この定義では再生できないシナリオが 102 件あります" in report
+    assert report.count(f"理由: {reason}") == 102
