@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections import Counter
+from html.parser import HTMLParser
+
 
 def repeated_ids(page: str) -> list[str]:
     """The ids that occur more than once on an HTML page."""
-    from html.parser import HTMLParser
+    return sorted(i for i, n in ids_of(page).items() if n > 1)
+
+
+def ids_of(page: str) -> Counter[str]:
+    """How often each id occurs on an HTML page."""
 
     class Ids(HTMLParser):
         def __init__(self) -> None:
             super().__init__()
-            self.ids: list[str] = []
+            self.ids: Counter[str] = Counter()
 
         def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-            self.ids += [value for name, value in attrs if name == "id" and value]
+            self.ids.update(value for name, value in attrs if name == "id" and value)
 
     parser = Ids()
     parser.feed(page)
-    return sorted({i for i in parser.ids if parser.ids.count(i) > 1})
+    return parser.ids
+
+
+def redirect_route(page: str, fragment: str) -> str:
+    """Where a redirect page's script sends ``#fragment``."""
+    match = re.search(r"r=(\{.*?\}),t=r\[h\.slice\(1\)\]\|\|(\"[^\"]*\")", page)
+    assert match is not None
+    routes, default = json.loads(match.group(1)), json.loads(match.group(2))
+    return str(routes.get(fragment, default))

@@ -19,7 +19,8 @@ def _steps_running(relative: str) -> set[str]:
 @pytest.mark.parametrize(("module", "steps"), [
     ("pipeline/serve.py", set()),  # the preview server runs in no step
     ("cli/main.py", set()),
-    ("core/model.py", {"export", "scenarios", "actionlists", "rulebook"}),
+    ("core/model.py", {"export", "scenarios", "actionlists", "rulebook", "official-paths"}),
+    ("render/officialpaths.py", {"rulebook", "official-paths"}),  # the book's PDFs' copies, the redirects
     ("sim/engine.py", {"scenarios", "rulebook"}),  # the rulebook plays the worked examples
     ("render/actionlist/html.py", {"actionlists"}),
     ("render/book.py", {"rulebook"}),  # imported inside a function only

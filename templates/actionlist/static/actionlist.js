@@ -197,6 +197,8 @@
   apply();
   if (window.location.hash) {
     var target = doc.getElementById(window.location.hash.slice(1));
+    // an official anchor (act-summonsSoldier) is an empty element inside its entry: scroll to the entry
+    if (target && target.closest) target = target.closest("article.entry") || target;
     if (target && !target.hidden) target.scrollIntoView();
   }
 })();

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from blackpoker.core.errors import DefinitionErrors
+from blackpoker.core.errors import DefinitionErrors, DefinitionWarning
 from blackpoker.core.paths import DEFINITIONS
 
 if TYPE_CHECKING:
@@ -40,13 +40,27 @@ def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
 
 
 def load(directory: Path | None, *, simulator: bool = False) -> Rules:
-    """Load and check the definitions; with ``simulator``, also that every action has an effect."""
-    from blackpoker.core.loader import load_rules
+    """Load and check the definitions; with ``simulator``, also that the simulator covers them: every gap an
+    error, or, for an edition with ``simulated: false``, a located warning printed here."""
+    from blackpoker.core.loader import check_rules
     extra: tuple[Callable[[Rules], Any], ...] = ()
+    warn: tuple[Callable[[Rules], Any], ...] = ()
     if simulator:
-        from blackpoker.sim.engine import coverage_problems
-        extra = (coverage_problems,)
+        from blackpoker.sim.engine import coverage_problems, coverage_warnings
+        extra, warn = (coverage_problems,), (coverage_warnings,)
     try:
-        return load_rules(definitions_folder(directory), extra_checks=extra)
+        checked = check_rules(definitions_folder(directory), extra_checks=extra, warning_checks=warn)
     except DefinitionErrors as exc:
         report_definition_errors(exc)
+    report_warnings(checked.warnings)
+    return checked.rules
+
+
+def report_warnings(warnings: Sequence[DefinitionWarning]) -> None:
+    """Print every warning as file:line:col: warning: …, then how many and why they are not errors."""
+    for warning in warnings:
+        click.echo(str(warning), err=True)
+    if warnings:
+        n = len(warnings)
+        click.echo(f"{n} warning{'s' if n != 1 else ''}: the edition declares 'simulated: false', so what the "
+                   "simulator does not cover is published but not verified.", err=True)

@@ -57,6 +57,22 @@ def unique_ids(rules: m.Rules) -> Iterator[Problem]:
             yield a.origin.sub("name"), f"duplicate action name '{a.name}'; scenarios look actions up by name"
 
 
+@check
+def official_anchors_are_unique(rules: m.Rules) -> Iterator[Problem]:
+    """Every page answers to an entry's official anchors beside its own (act-summonsSoldier): no anchor may lead
+    to two entries."""
+    from blackpoker.core.kinds import anchor, kind_of, named_entries, official_anchors
+    entries = named_entries(rules)
+    owner = {anchor(e): e for e in entries}
+    for e in entries:
+        for name in official_anchors(e):
+            other = owner.setdefault(name, e)
+            if other is not e:
+                where = e.origin.sub("official_id") if e.official_id else e.origin.sub("id")
+                yield where, (f"the official anchor '{name}' of {kind_of(e).key} '{e.id}' is also the anchor of "
+                              f"{kind_of(other).key} '{other.id}'; expected an official_id that leads to one entry only")
+
+
 def _path(origin: m.Origin) -> str:
     from blackpoker.core.errors import format_path
     return format_path(origin.path)

@@ -36,6 +36,17 @@ class DefinitionError:
         return f"{where}: {self.message}"
 
 
+class DefinitionWarning(DefinitionError):
+    """Something the definitions may hold but a reader of the output should know of (what the simulator does
+    not cover in an edition that declares ``simulated: false``): shown like an error, marked ``warning:``."""
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}:{self.column}: warning"
+        if self.path:
+            return f"{where}: {format_path(self.path)}: {self.message}"
+        return f"{where}: {self.message}"
+
+
 class DefinitionErrors(Exception):
     """Raised when the definitions do not load: carries every problem found, not only the first."""
 

@@ -80,7 +80,7 @@ def export_rules(rules: m.Rules) -> dict[str, Any]:
         "schema_version": EXPORT_SCHEMA_VERSION,
         "ruleset": {"version": ed.version, "edition": ed.edition, "title": ed.title, "subtitle": ed.subtitle,
                     "author": ed.author, "release": ed.release, "release_date": ed.released,
-                    "copyright": ed.copyright, "players": ed.players},
+                    "copyright": ed.copyright, "players": ed.players, "simulated": ed.simulated},
         "formats": [{"id": f.id, "name": f.name, "reading": f.reading} for f in rules.formats],
         "frames": [{
             "id": f.id, "official_id": official_id(f), "name": f.name, "reading": f.reading,

@@ -43,6 +43,11 @@ KIND: dict[str, Kind] = {k.key: k for k in KINDS}
 FRAME_ACTION_NAME = "フレームアクション"  # how the lists and the index label an action a frame adds
 
 
+def named_entries(rules: Rules) -> tuple[Named, ...]:
+    """Every entry that has an anchor: actions, characters, fogs, trumps and frames."""
+    return (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames)
+
+
 def kind_of(entry: Named) -> Kind:
     """The kind of a model entry."""
     return next(k for k in KINDS if isinstance(entry, k.type))

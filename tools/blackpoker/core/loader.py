@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from blackpoker.core import model as m
-from blackpoker.core.errors import DefinitionError, DefinitionErrors
+from blackpoker.core.errors import DefinitionError, DefinitionErrors, DefinitionWarning
 from blackpoker.core.keycard import KeyCardSyntaxError, parse_key_card, render_key_card
 from blackpoker.core.paths import DEFINITIONS, SCHEMAS
 from blackpoker.core.schema import validate
@@ -162,7 +162,7 @@ def _build_rules(b: _Builder) -> m.Rules:
     edition = m.Edition(**{k: rs["ruleset"].get(k) for k in (
         "version", "edition", "title", "subtitle", "author", "release", "released", "copyright", "players", "site")},
         official=tuple((name, tuple(header.items())) for name, header in rs.get("official", {}).items()),
-        origin=b.origin("ruleset", "ruleset"))
+        simulated=rs["ruleset"].get("simulated", True), origin=b.origin("ruleset", "ruleset"))
     fm = b.sources["formats"].data
 
     # Frame membership lives in frames.yaml only: an entry's frames are the frames that list it.
@@ -248,8 +248,41 @@ def _build_rules(b: _Builder) -> m.Rules:
     )
 
 
+Check = Callable[[m.Rules], Any]  # a further check: the rules → (origin, message) pairs
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A ruleset that loaded, and the located warnings its checks gave (each still worth reading)."""
+
+    rules: m.Rules
+    warnings: tuple[DefinitionWarning, ...] = ()
+
+
+def check_rules(directory: Path | str = DEFINITIONS, *, extra_checks: tuple[Check, ...] = (),
+                warning_checks: tuple[Check, ...] = ()) -> Checked:
+    """:func:`load_rules`, and ``warning_checks`` whose findings are located warnings rather than errors (what
+    the simulator does not cover in an edition that is not simulated)."""
+    rules = load_rules(directory, extra_checks=extra_checks)
+    if not warning_checks:
+        return Checked(rules)
+    directory = Path(directory)
+    by_name = {display_path(directory, f.name): f for f in FILES}
+    sources: dict[str, SourceFile] = {}
+    warnings: list[DefinitionWarning] = []
+    for check in warning_checks:
+        for origin, message in check(rules):
+            if origin.file not in sources:  # the file loaded a moment ago: read again only to locate
+                src, _ = parse_yaml(directory / by_name[origin.file].name, origin.file, folder=directory)
+                assert src is not None, origin.file
+                sources[origin.file] = src
+            located = sources[origin.file].error(origin.path, message)
+            warnings.append(DefinitionWarning(located.file, located.line, located.column, located.path, message))
+    return Checked(rules, tuple(sorted(set(warnings))))
+
+
 def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMAS,
-               checks: bool = True, extra_checks: tuple[Callable[[m.Rules], Any], ...] = ()) -> m.Rules:
+               checks: bool = True, extra_checks: tuple[Check, ...] = ()) -> m.Rules:
     """Load, validate and check the definitions in ``directory``.
 
     Raises :class:`DefinitionErrors` with every problem found (syntax, schema, then semantic checks).

@@ -97,6 +97,7 @@ class Edition:
     origin: Origin
     site: str | None = None  # the published site's address (ends in /), for printed absolute addresses
     official: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # the official files' headers, in order
+    simulated: bool = True  # False: the simulator's gaps are warnings, not errors (an imported edition)
 
     def address(self, path: str) -> str:
         """``path`` (relative to the site's root) as a reader types it: absolute under ``site`` when it is set."""

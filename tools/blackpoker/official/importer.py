@@ -646,7 +646,8 @@ class Importer:
     def ruleset(self, format_actions: list[_Entry], frame_actions: list[_Entry], characters: list[_Entry],
                 trumps: list[_Entry]) -> dict[str, Any]:
         base = self.base_data("ruleset.yaml")
-        ruleset = dict(base["ruleset"])
+        # an imported edition does not declare itself simulated: the simulator's gaps are warnings (issue 15.3)
+        ruleset = {**base["ruleset"], "simulated": False}
         if self.version:
             ruleset.update(version=self.version, edition=self.edition_text, release=self.release,
                            released=self.released)

@@ -37,7 +37,7 @@ from blackpoker.pipeline.cache import StepCache, fingerprint
 from blackpoker.pipeline.code import code_closure
 from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.render.actionlist.help import HELP_SOURCES
-from blackpoker.sim.engine import coverage_problems
+from blackpoker.sim.engine import coverage_problems, coverage_warnings
 
 if TYPE_CHECKING:
     from blackpoker.pipeline.jobs import Scheduler
@@ -138,6 +138,7 @@ def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[li
 
 
 def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
+    from blackpoker.render.officialpaths import copy_moved_pdfs
     from blackpoker.render.pdfparts import PartCache
     from blackpoker.render.rulebook import build_rulebook
     used: list[str] = []
@@ -145,17 +146,30 @@ def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[
     files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook",
                            environment=kept_state_key(step),
                            runner=context.runner, cache=PartCache(context.parts), used=used)
+    copy_moved_pdfs(staging)  # the official site's names of the book's PDFs (not counted: the same pages)
     return files, _pdf_pages(files), used
 
 
+def _official_paths(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    """A redirect page at every official path that moved (render/officialpaths.py)."""
+    from blackpoker.render.officialpaths import write_redirects
+    files = write_redirects(load_rules(definitions), staging)
+    return files, f"{len(files)} redirects"
+
+
 def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
-    """Run every scenario (the rules' examples and the per-action ones); any failure fails the build."""
-    from blackpoker.sim.scenario import load_scenario, run_scenario
+    """Run every scenario (the rules' examples and the per-action ones); any failure fails the build. An
+    edition with ``simulated: false`` leaves out (and counts) the scenarios it cannot verify (sim/scenario/coverage.py)."""
+    from blackpoker.sim.scenario import load_scenario, run_scenario, unverified
     rules = load_rules(definitions)
     paths = sorted(SCENARIOS.rglob("*.yaml"))
     failed: list[str] = []  # one entry per failing scenario, each naming its file
+    skipped = 0
     for path in paths:
         name = f"scenarios/{path.relative_to(SCENARIOS).as_posix()}"
+        if unverified(rules, path, name) is not None:
+            skipped += 1
+            continue
         try:
             result = run_scenario(rules, load_scenario(path, rules, display_name=name))
         except DefinitionErrors as exc:  # malformed or impossible: each problem as file:line:col
@@ -169,6 +183,8 @@ def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
             failed.append(f"{name}: " + "; ".join(lines))
     if failed:
         raise RuntimeError(f"{len(failed)} of {len(paths)} scenarios fail:\n" + "\n".join(failed))
+    if skipped:
+        return [], f"{len(paths) - skipped} scenarios pass, {skipped} not verified (simulated: false)"
     return [], f"{len(paths)} scenarios pass"
 
 
@@ -190,7 +206,10 @@ STEPS: tuple[Step, ...] = (
     # its single page heads the longest chain of work
     # (the site's icon and logo is the action lists' mark: conf.py names it)
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios", "templates/actionlist/static/bp-mark.svg"),
-         code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext"), pipeline=_rulebook, lead=True),
+         code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
+         pipeline=_rulebook, lead=True),
+    Step("official-paths", "the official site's paths", _official_paths,
+         code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
 )
 CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # what every step depends on
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
@@ -285,7 +304,10 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     start = time.perf_counter()
     # fail fast, before any file is touched; the build plays the scenarios, so the simulator must cover the rules
     rules = load_rules(definitions, extra_checks=(coverage_problems,))
-    progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions")
+    _check_rulebook_refs(rules)
+    gaps = len(coverage_warnings(rules))
+    progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions"
+             + (f"; {gaps} not simulated (simulated: false; `blackpoker check` lists them)" if gaps else ""))
 
     out = out.resolve()
     check_output(out, definitions)
@@ -301,6 +323,16 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
                 _clean_cache(cache_root, out)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _check_rulebook_refs(rules: Rules) -> None:
+    """The rulebook's pages name entries of the repository's edition: other definitions must have them all
+    (each missing one is a located error in the page, before anything is written)."""
+    from blackpoker.core.paths import SOURCE
+    from blackpoker.render.sourcerefs import missing_entries
+    problems = missing_entries(rules, SOURCE)
+    if problems:
+        raise DefinitionErrors(problems)
 
 
 def _work_folder(cache_root: Path, out: Path) -> Path:

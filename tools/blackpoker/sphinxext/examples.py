@@ -50,6 +50,7 @@ class PlayedExample:
     transcript: tuple[str, ...]  # the play-by-play with the checks where they were made, for the report
     before: str = ""  # the starting position, as a board (SVG)
     after: str = ""  # the position at the end
+    unverified: str = ""  # why an edition that is not simulated could not play it (nothing else is shown then)
 
     @property
     def folder(self) -> str:
@@ -110,6 +111,16 @@ def play(rules: Rules, scenario: Any) -> PlayedExample:
                          transcript, before, after)
 
 
+def not_played(rules: Rules, path: Path) -> PlayedExample | None:
+    """The scenario as the report shows one that an edition with ``simulated: false`` cannot verify; None when
+    it can be played."""
+    from blackpoker.sim.scenario import unverified
+    found = unverified(rules, path)
+    if found is None:
+        return None
+    return PlayedExample(str(path), found.title, found.section, (), (), (), unverified=found.reason)
+
+
 def _is_check(line: str) -> bool:
     return line.strip().startswith(("PASS ", "FAIL "))
 
@@ -145,13 +156,21 @@ class Examples:
         files = [p.resolve() for folder in folders.split(os.pathsep) for p in sorted(Path(folder).glob("*.yaml"))]
         shown = []
         for path in files:
-            name = str(path)
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
-            kept = self.played.get(name)
-            if kept is None or kept[:2] != (digest, ruleset):
-                kept = self.played[name] = (digest, ruleset, play(rules, self.scenario(path, digest, rules, ruleset)))
-            shown.append(kept[2])
+            shown.append(self._played(path, digest, rules, ruleset))
         return shown
+
+    def _played(self, path: Path, digest: str, rules: Rules, ruleset: str) -> PlayedExample:
+        name = str(path)
+        kept = self.played.get(name)
+        if kept is None or kept[:2] != (digest, ruleset):
+            shown = not_played(rules, path) or play(rules, self.scenario(path, digest, rules, ruleset))
+            kept = self.played[name] = (digest, ruleset, shown)
+        return kept[2]
+
+    def _section(self, path: Path, digest: str, rules: Rules, ruleset: str) -> str:
+        missing = not_played(rules, path)
+        return missing.section if missing else str(self.scenario(path, digest, rules, ruleset).section)
 
     def of_section(self, folders: str, section: str, rules: Rules, ruleset: str) -> list[PlayedExample]:
         """The examples of ``section`` in ``folders`` (joined by os.pathsep), in folder then file order."""
@@ -161,17 +180,15 @@ class Examples:
             name = str(path)
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
             if self.sections.get(name, ("",))[0] != digest:
-                self.sections[name] = (digest, str(self.scenario(path, digest, rules, ruleset).section))
+                self.sections[name] = (digest, self._section(path, digest, rules, ruleset))
             if self.sections[name][1] != section:
                 continue
-            kept = self.played.get(name)
-            if kept is None or kept[:2] != (digest, ruleset):
-                kept = self.played[name] = (digest, ruleset, play(rules, self.scenario(path, digest, rules, ruleset)))
-            shown.append(kept[2])
+            shown.append(self._played(path, digest, rules, ruleset))
         return shown
 
 
 VERIFIED = "✓ シミュレーターで検証済み"
+UNVERIFIED = "シミュレーターで未検証"
 
 
 def _boards(example: PlayedExample) -> nodes.raw:
@@ -184,10 +201,11 @@ def _boards(example: PlayedExample) -> nodes.raw:
 
 def _verified(example: PlayedExample) -> list[nodes.Node]:
     """The mark after an example's title: on the site it links to the report; the printed book has no report."""
+    mark, classes = (UNVERIFIED, ["bp-unverified"]) if example.unverified else (VERIFIED, ["bp-verified"])
     on_site = addnodes.only(expr="not singlehtml")
-    on_site += nodes.inline("", "", r.ref(example.report_label, VERIFIED), classes=["bp-verified"])
+    on_site += nodes.inline("", "", r.ref(example.report_label, mark), classes=classes)
     in_print = addnodes.only(expr="singlehtml")
-    in_print += nodes.inline(VERIFIED, VERIFIED, classes=["bp-verified"])
+    in_print += nodes.inline(mark, mark, classes=classes)
     return [nodes.Text(" "), on_site, in_print]
 
 
@@ -211,12 +229,21 @@ class ExamplesDirective(RulesDirective):
             title = nodes.rubric("", "", *r.suited(f"例: {example.title}"), *_verified(example))
             r.target_title(title, example.example_label, self.state.document)
             box += title
+            if example.unverified:
+                box += _not_verified(example)
+                out.append(box)
+                continue
             if example.before:
                 box += _boards(example)
             text = "\n".join(example.lines)
             box += nodes.literal_block(text, text, classes=["bp-playbyplay"])
             out.append(box)
         return out
+
+
+def _not_verified(example: PlayedExample) -> nodes.paragraph:
+    text = f"この定義ではシミュレーターで再生できないため、検証していません。理由: {example.unverified}"
+    return nodes.paragraph(text, text, classes=["bp-report-unverified"])
 
 
 FOLDERS = {"examples": "ルールブックの例", "frames": "フレームのセットアップとフレームアクション", "actions": "アクション"}
@@ -230,10 +257,13 @@ class VerificationDirective(RulesDirective):
         self.note_definitions(prose=False)
         examples: Examples = self.env.__dict__.setdefault("bp_examples", Examples())
         every = examples.every(folders, self.rules, without_prose_digest(self.env))
+        played = [e for e in every if not e.unverified]
         out: list[nodes.Node] = []
-        summary = nodes.paragraph("", f"{len(every)} のシナリオ、{sum(len(e.checks) for e in every)} の確認項目が"
+        summary = nodes.paragraph("", f"{len(played)} のシナリオ、{sum(len(e.checks) for e in played)} の確認項目が"
                                       "すべて成功しています (ビルドのたびにシミュレーターで実行)。")
         out.append(summary)
+        if not self.rules.edition.simulated:
+            out.extend(_not_simulated(self.rules, len(every) - len(played)))
         folder = None
         for example in every:
             self.env.note_dependency(example.path)
@@ -245,12 +275,17 @@ class VerificationDirective(RulesDirective):
             r.target_title(title, example.report_label, self.state.document)
             box += title
             where = nodes.paragraph(classes=["bp-report-where"])
-            where += nodes.Text(f"節 {example.section} ・ {len(example.checks)} 項目を確認 ・ "
+            checked = UNVERIFIED if example.unverified else f"{len(example.checks)} 項目を確認"
+            where += nodes.Text(f"節 {example.section} ・ {checked} ・ "
                                 f"scenarios/{example.folder}/{Path(example.path).name}")
             if example.folder == "examples":
                 where += nodes.Text(" ・ ")
                 where += r.ref(example.example_label, "本文の例へ")
             box += where
+            if example.unverified:
+                box += _not_verified(example)
+                out.append(box)
+                continue
             if example.before:
                 box += _boards(example)
             text = "\n".join(example.transcript)
@@ -275,3 +310,28 @@ class VerificationDirective(RulesDirective):
             table += nodes.definition_list_item("", term, definition)
         out.append(table)
         return out
+
+
+def _not_simulated(rules: Rules, unverified: int) -> list[nodes.Node]:
+    """For an edition with ``simulated: false``: what the simulator does not cover, entry by entry, and how many
+    scenarios could not be verified (each is marked below)."""
+    from blackpoker.sim.engine import coverage_gaps
+    gaps = coverage_gaps(rules)
+    shown = [g.text for g in gaps if g.text]
+    out: list[nodes.Node] = [nodes.rubric("", "シミュレーターが扱わない定義", classes=["bp-report-folder"])]
+    intro = ("この版の定義は、シミュレーターがすべてを扱う版ではないと宣言しています。次の定義はルールブックと"
+             "アクションリストに載りますが、シミュレーターでは検証していません。")
+    out.append(nodes.paragraph(intro, intro))
+    items = nodes.bullet_list(classes=["bp-report-gaps"])
+    for text in shown:
+        items += nodes.list_item("", nodes.paragraph(text, text))
+    if shown:
+        out.append(items)
+    code_only = len(gaps) - len(shown)
+    notes = [f"シミュレーターにだけあり、この定義にはないアクションやフレームが {code_only} 件あります。"] if code_only else []
+    if unverified:
+        notes.append(f"この定義では再生できないシナリオが {unverified} 件あります (次の一覧に「未検証」と理由を示します)。")
+    if not shown and not code_only:
+        notes.append("シミュレーターが扱わない定義はありません。")
+    out.extend(nodes.paragraph(n, n) for n in notes)
+    return out

@@ -14,7 +14,7 @@ from typing import TypeVar
 from docutils import nodes
 
 from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
-from blackpoker.core.kinds import KIND, RULEBOOK_LISTS, anchor
+from blackpoker.core.kinds import KIND, RULEBOOK_LISTS, anchor, official_anchors
 from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.render.board import card_svg
 from blackpoker.sphinxext import render as r
@@ -103,6 +103,9 @@ class ListDirective(RulesDirective):
         if category:
             title += nodes.Text(f" ({category})")
         r.target_title(title, label, self.state.document)
+        # the official site's anchors (act-summonsSoldier, the tutorial's act-summonssoldier) lead here too: extra
+        # ids, which the HTML writer gives as empty elements before the title (unique: core/checks.py)
+        title["ids"].extend(official_anchors(e))
         box += r.search_entry(e.name, label)
         box += title
         return box

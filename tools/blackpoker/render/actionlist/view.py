@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from blackpoker.core.kinds import KIND, rulebook_page
+from blackpoker.core.kinds import KIND, official_anchors, rulebook_page
 from blackpoker.core.model import Action, Character, Entry, Fog, Rules, Ruling, Trump
 
 Kind = Literal["action", "character", "fog", "trump"]
@@ -34,6 +34,11 @@ class EntryView:
     @property
     def anchor(self) -> str:
         return KIND[self.kind].anchor_of(self.entry.id)
+
+    @property
+    def official_anchors(self) -> tuple[str, ...]:
+        """The official site's anchors of the entry, which the web page answers to as well (core/kinds.py)."""
+        return official_anchors(self.entry)
 
     @property
     def name(self) -> str:

@@ -6,10 +6,12 @@ The package reads in the order of a scenario's life: ``load`` (``refs`` for what
 ``run``, ``expect``.
 """
 
+from blackpoker.sim.scenario.coverage import Unverified, unverified
 from blackpoker.sim.scenario.expect import ExpectationResult, ScenarioResult
 from blackpoker.sim.scenario.load import load_scenario
 from blackpoker.sim.scenario.refs import Scenario
 from blackpoker.sim.scenario.run import run_scenario
 from blackpoker.sim.scenario.start import build_start
 
-__all__ = ["ExpectationResult", "Scenario", "ScenarioResult", "build_start", "load_scenario", "run_scenario"]
+__all__ = ["ExpectationResult", "Scenario", "ScenarioResult", "Unverified", "build_start", "load_scenario",
+           "run_scenario", "unverified"]

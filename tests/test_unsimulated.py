@@ -1,0 +1,146 @@
+"""An edition the simulator does not wholly cover (``simulated: false`` in ruleset.yaml): ``check`` lists the gaps
+as located warnings and passes; a simulated edition (the default, and the repository's v8.1) keeps the strict
+check; scenarios the edition cannot play are reported as not verified, never crash."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from blackpoker.core.loader import check_rules, load_rules
+from blackpoker.core.paths import DEFINITIONS, SCENARIOS, SOURCE
+from blackpoker.render.sourcerefs import missing_entries
+from blackpoker.sim.engine import coverage_gaps, coverage_problems, coverage_warnings
+from blackpoker.sim.requests import available_actions
+from blackpoker.sim.scenario import unverified
+from blackpoker.sim.setup import new_game
+from editions import edition, meteor_line
+
+FORMAT_ACTIONS = 37  # actions.yaml of v8.1: メテオ is appended as actions[37]
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_check_lists_what_the_simulator_does_not_cover_as_warnings(tmp_path: Path) -> None:
+    defs = edition(tmp_path / "defs", simulated=False)
+    result = run("check", "defs", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("v8.1 ok: 5 frames, 49 actions (38 format + 11 frame)")
+    assert result.stderr.splitlines() == [
+        f"defs/actions.yaml:{meteor_line(defs)}:5: warning: actions[{FORMAT_ACTIONS}]: simulator: action 'meteor' has "
+        "no effect in the simulator",
+        "1 warning: the edition declares 'simulated: false', so what the simulator does not cover is published but "
+        "not verified.",
+    ]
+
+
+@pytest.mark.parametrize("simulated", [True, None])  # declared, or the default
+def test_a_simulated_edition_keeps_the_strict_check(tmp_path: Path, simulated: bool | None) -> None:
+    defs = edition(tmp_path / "defs", simulated=simulated)
+    result = run("check", "defs", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"defs/actions.yaml:{meteor_line(defs)}:5: actions[{FORMAT_ACTIONS}]: simulator: action 'meteor' has no "
+        "effect in the simulator",
+        "1 problem found in the definitions.",
+    ]
+
+
+def test_the_repository_edition_is_simulated_and_fully_covered() -> None:
+    checked = check_rules(DEFINITIONS, extra_checks=(coverage_problems,), warning_checks=(coverage_warnings,))
+    assert checked.rules.edition.simulated is True
+    assert checked.warnings == ()
+    assert coverage_gaps(checked.rules) == []
+
+
+def test_gaps_are_warnings_only_when_the_edition_is_not_simulated(tmp_path: Path) -> None:
+    rules = load_rules(edition(tmp_path / "defs", simulated=False))
+    assert coverage_problems(rules) == []
+    assert [m for _, m in coverage_warnings(rules)] == ["simulator: action 'meteor' has no effect in the simulator"]
+    assert [g.text for g in coverage_gaps(rules)] == ["アクション「メテオ」: 効果をシミュレーターが扱いません"]
+    strict = dataclasses.replace(rules, edition=dataclasses.replace(rules.edition, simulated=True))
+    assert coverage_warnings(strict) == [] and len(coverage_problems(strict)) == 1
+
+
+def test_the_simulator_never_offers_an_action_it_has_no_effect_for(tmp_path: Path) -> None:
+    rules = load_rules(edition(tmp_path / "defs", simulated=False))
+    state = new_game(rules, "mast", seed=1)
+    offered = {a.id for a in available_actions(state)}
+    assert "meteor" not in offered
+    assert "ambush" in offered  # the format's other normal magic still is
+
+
+def _scenario(path: Path, *, ruleset: str, request: str) -> Path:
+    path.write_text(
+        "title: メテオを使う\nsection: 4.3.1\n"
+        f"ruleset: {ruleset}\nformat: mast\n"
+        "start:\n  turn: A\n  players:\n    A:\n      hand: [H3]\n"
+        f"script:\n  - {{player: A, request: {request}, keys: [H3]}}\n", encoding="utf-8")
+    return path
+
+
+def test_a_scenario_the_edition_cannot_play_says_why(tmp_path: Path) -> None:
+    rules = load_rules(edition(tmp_path / "defs", simulated=False))
+    meteor = unverified(rules, _scenario(tmp_path / "meteor.yaml", ruleset="v8.1", request="メテオ"))
+    assert meteor is not None
+    assert (meteor.title, meteor.section, meteor.reason) == ("メテオを使う", "4.3.1",
+                                                             "アクション「メテオ」をシミュレーターが扱いません")
+    missing = unverified(rules, _scenario(tmp_path / "missing.yaml", ruleset="v8.1", request="ハリケーン"))
+    assert missing is not None and missing.reason == "アクション「ハリケーン」が定義にありません"
+    other = unverified(rules, _scenario(tmp_path / "other.yaml", ruleset="v7.0", request="アップ"))
+    assert other is not None and other.reason == "このシナリオは v7.0 のルール用で、この定義は v8.1 です"
+    # what it can play, it plays: every repository scenario still runs against this edition
+    assert [p for p in sorted(SCENARIOS.rglob("*.yaml")) if unverified(rules, p) is not None] == []
+
+
+def test_a_simulated_edition_verifies_every_scenario(tmp_path: Path) -> None:
+    rules = load_rules(edition(tmp_path / "defs", simulated=None, meteor=False))
+    assert unverified(rules, _scenario(tmp_path / "s.yaml", ruleset="v8.1", request="メテオ")) is None
+
+
+def test_another_version_cannot_verify_the_repository_scenarios(tmp_path: Path) -> None:
+    rules = load_rules(edition(tmp_path / "defs", simulated=False, version="v8.2"))
+    reasons = {unverified(rules, p) is not None for p in SCENARIOS.rglob("*.yaml")}
+    assert reasons == {True}
+
+
+def test_the_rulebook_names_entries_the_definitions_must_have() -> None:
+    rules = load_rules(DEFINITIONS)
+    assert missing_entries(rules, SOURCE) == []
+    lacking = dataclasses.replace(rules, actions=tuple(a for a in rules.actions if a.id != "counter"),
+                                  frames=tuple(f for f in rules.frames if f.id != "extra"))
+    common = (SOURCE / "common.md").read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(common, 1) if "<act-counter>" in text)
+    column = common[line - 1].index("act-counter") + 1
+    terms = (SOURCE / "index-terms.yaml").read_text(encoding="utf-8").splitlines()
+    term_line = next(i for i, text in enumerate(terms, 1) if "label: frame-extra" in text)
+    assert [str(p).split(":", 1)[1] for p in missing_entries(lacking, SOURCE)] == [
+        f"{line}:{column}: the rulebook's page common refers to action 'counter' (act-counter), which the "
+        "definitions do not have; expected that action in the definitions, or common.md changed not to refer to it",
+        f"{term_line}:{terms[term_line - 1].index('frame-extra') + 1}: the rulebook's index terms refers to frame "
+        "'extra' (frame-extra), which the definitions do not have; expected that frame in the definitions, or "
+        "index-terms.yaml changed not to refer to it",
+    ]
+
+
+@pytest.mark.slow
+def test_the_rulebook_of_another_version_marks_its_examples_not_verified(tmp_path: Path) -> None:
+    from blackpoker.render.rulebook import build_rulebook
+    defs = edition(tmp_path / "defs", simulated=False, version="v8.2")
+    build_rulebook(defs, tmp_path / "site", pdf=False, work_dir=tmp_path / "work")
+    reason = "このシナリオは v8.1 のルール用で、この定義は v8.2 です"
+    common = (tmp_path / "site" / "common.html").read_text(encoding="utf-8")
+    assert "シミュレーターで未検証" in common and "✓ シミュレーターで検証済み" not in common
+    assert f"この定義ではシミュレーターで再生できないため、検証していません。理由: {reason}" in common
+    report = (tmp_path / "site" / "verification.html").read_text(encoding="utf-8")
+    assert "アクション「メテオ」: 効果をシミュレーターが扱いません" in report
+    assert "この定義では再生できないシナリオが 102 件あります" in report
+    assert report.count(f"理由: {reason}") == 102
