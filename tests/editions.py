@@ -3,6 +3,7 @@ has no effect for (メテオ), and explicit ``official_id``s on entries of every
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -30,7 +31,7 @@ OFFICIAL_IDS = (
     ("actions.yaml", "attack", "attackAction"),
     ("frame-actions.yaml", "pack-open", "openPack"),
     ("characters.yaml", "hero", "heroUnit"),
-    ("fogs.yaml", "up", "upFog"),
+    ("fogs.yaml", "up", "upCard"),
     ("trumps.yaml", "s2", "spadeTwo"),
     ("frames.yaml", "extra", "extraFrame"),
 )
@@ -55,8 +56,12 @@ def edition(target: Path, *, simulated: bool | None, version: str = "v8.1", mete
         with (target / "actions.yaml").open("a", encoding="utf-8") as f:
             f.write(METEOR.format(version=version))
     if official_ids:
-        for name, entry_id, official in OFFICIAL_IDS:
-            _replace(target / name, f"  - id: {entry_id}\n", f"  - id: {entry_id}\n    official_id: {official}\n")
+        for name, entry_id, official in OFFICIAL_IDS:  # in place of the one definitions/ may give
+            path = target / name
+            text, count = re.subn(rf"  - id: {re.escape(entry_id)}\n(    official_id: \S+\n)?",
+                                  f"  - id: {entry_id}\n    official_id: {official}\n", path.read_text(encoding="utf-8"))
+            assert count == 1, (path, entry_id)
+            path.write_text(text, encoding="utf-8")
     return target
 
 

@@ -40,9 +40,10 @@ def test_labels_set_frame_actions_apart(rules: Rules) -> None:
 def test_official_ids_default_to_camel_case_and_a_given_one_wins(rules: Rules) -> None:
     import dataclasses
     change = rules.action("generation-change")
-    assert official_id(change) == "generationChange"
-    assert official_anchors(change) == ("act-generationChange", "act-generationchange")
-    assert official_anchors(rules.action("equip")) == ()  # the same as ours: nothing more to answer to
-    renamed = dataclasses.replace(change, official_id="changeGeneration")
-    assert official_id(renamed) == "changeGeneration"
-    assert official_anchors(renamed) == ("act-changeGeneration", "act-changegeneration")
+    assert official_id(change) == "nextGeneration"  # definitions/actions.yaml: the official files' actId
+    assert official_anchors(change) == ("act-nextGeneration", "act-nextgeneration")
+    assert official_anchors(rules.action("equip")) == ("act-mountSoldier", "act-mountsoldier")
+    assert official_anchors(rules.action("attack")) == ()  # the same as ours: nothing more to answer to
+    unnamed = dataclasses.replace(change, official_id=None)
+    assert official_id(unnamed) == "generationChange"
+    assert official_anchors(unnamed) == ("act-generationChange", "act-generationchange")

@@ -182,7 +182,7 @@ def test_export_official_writes_the_four_files_and_json_stays_the_default(tmp_pa
     act = yaml.safe_load((tmp_path / "official" / "act.yaml").read_text(encoding="utf-8"))
     assert act["data"] == {"id": "act", "ver": "第8.1版", "lastupdate": "2025/6/x"}
     generation = next(a for g in act["actList"] for a in g["acts"] if a["actName"] == "世代交代")
-    assert generation["actId"] == "generationChange"
+    assert generation["actId"] == "nextGeneration"
     again = run("export", str(DEFINITIONS), "--format", "official", "-o", "official", cwd=tmp_path)
     assert again.returncode == 0, again.stderr  # its own folder is replaced
     default = run("export", str(DEFINITIONS), cwd=tmp_path)

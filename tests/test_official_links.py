@@ -1,5 +1,5 @@
 """The official site's links keep working: every page that shows an entry answers to its official anchors
-(``#act-generationChange``, the tutorial's ``#act-generationchange``) as well as ours, exactly once, and every
+(``#act-nextGeneration``, the tutorial's ``#act-nextgeneration``) as well as ours, exactly once, and every
 official path leads to the same content (a redirect page, keeping the fragment, or a copy of a PDF)."""
 
 from __future__ import annotations
@@ -32,9 +32,12 @@ def renamed(tmp_path_factory: pytest.TempPathFactory) -> Rules:
                               official_ids=True))
 
 
-def test_explicit_official_ids_are_read(renamed: Rules) -> None:
+def test_explicit_official_ids_are_read(rules: Rules, renamed: Rules) -> None:
+    ours = {e.id: e.official_id for e in named_entries(rules) if e.official_id}  # definitions/ gives some itself
+    assert ours["generation-change"] == "nextGeneration" and ours["pack-open"] == "packopen"
     given = {(e.id, e.official_id) for e in named_entries(renamed) if e.official_id}
-    assert given == {(entry_id, official) for _, entry_id, official in OFFICIAL_IDS}
+    changed = {entry_id: official for _, entry_id, official in OFFICIAL_IDS}
+    assert given == {(i, changed.get(i, o)) for i, o in ours.items()} | set(changed.items())
     assert official_anchors(renamed.action("attack")) == ("act-attackAction", "act-attackaction")
     assert official_anchors(renamed.frame("extra")) == ("frame-extraFrame", "frame-extraframe")
 
@@ -71,14 +74,14 @@ def _check_list_pages(rules: Rules) -> int:
 def test_action_lists_answer_to_official_anchors(rules: Rules) -> None:
     assert _check_list_pages(rules) > 100
     all_page = render_pages(rules)["html/all.html"]
-    assert '<span id="act-generationChange"></span><span id="act-generationchange"></span>' in all_page
+    assert '<span id="act-nextGeneration"></span><span id="act-nextgeneration"></span>' in all_page
 
 
 def test_action_lists_answer_to_explicit_official_ids(renamed: Rules) -> None:
     assert _check_list_pages(renamed) > 100
     all_page = ids_of(render_pages(renamed)["html/all.html"])
     for kind, official in (("act", "changeOfGeneration"), ("act", "openPack"), ("char", "heroUnit"),
-                           ("fog", "upFog"), ("trump", "spadeTwo")):
+                           ("fog", "upCard"), ("trump", "spadeTwo")):
         assert all_page[f"{kind}-{official}"] == 1 and all_page[f"{kind}-{official.lower()}"] == 1
 
 
@@ -97,7 +100,7 @@ def test_rulebook_pages_answer_to_official_anchors(built_rulebook: tuple[Path, P
     site, _ = built_rulebook
     _check_rulebook(site, rules)
     # empty elements inside the entry's title, beside its own id
-    assert ('id="act-generation-change"><span id="act-generationChange"></span><span id="act-generationchange">'
+    assert ('id="act-generation-change"><span id="act-nextGeneration"></span><span id="act-nextgeneration">'
             '</span>') in (site / "format.html").read_text(encoding="utf-8")
     assert official_anchors(rules.frame("entry20")) == ()  # the same as ours: nothing more on the frame's page
 

@@ -44,9 +44,9 @@ def browser() -> Iterator[object]:
 
 
 @pytest.mark.parametrize(("path", "lands"), [
-    ("actionlist/html/all.html#act-generationChange", "actionlist/html/all.html#act-generationChange"),
+    ("actionlist/html/all.html#act-nextGeneration", "actionlist/html/all.html#act-nextGeneration"),
     ("actionlist/html/v6-ex.html#trump-s2", "actionlist/html/extra.html#trump-s2"),
-    ("auto/actionlist.html#act-generationchange", "format.html#act-generationchange"),
+    ("auto/actionlist.html#act-nextgeneration", "format.html#act-nextgeneration"),
     ("auto/actionlist.html#act-trapcounter", "frame.html#act-trapcounter"),  # a frame action: the frame chapter
     ("auto/framelist.html#frame-entry20", "frame.html#frame-entry20"),
 ])
