@@ -111,6 +111,10 @@ def test_a_scenario_the_edition_cannot_play_says_why(tmp_path: Path) -> None:
     assert missing is not None and missing.reason == "アクション「ハリケーン」が定義にありません"
     other = unverified(rules, _scenario(tmp_path / "other.yaml", ruleset="v7.0", request="アップ"))
     assert other is not None and other.reason == "このシナリオは v7.0 のルール用で、この定義は v8.1 です"
+    no_format = _scenario(tmp_path / "format.yaml", ruleset="v8.1", request="アップ")
+    no_format.write_text(no_format.read_text(encoding="utf-8").replace("format: mast", "format: pauper"), encoding="utf-8")
+    found = unverified(rules, no_format)
+    assert found is not None and found.reason == "このシナリオのフォーマットが定義にありません"
     # what it can play, it plays: every repository scenario still runs against this edition
     assert [p for p in sorted(SCENARIOS.rglob("*.yaml")) if unverified(rules, p) is not None] == []
 
