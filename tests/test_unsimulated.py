@@ -14,7 +14,16 @@ import pytest
 from blackpoker.core.loader import check_rules, load_rules
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS, SOURCE
 from blackpoker.render.sourcerefs import missing_entries
-from blackpoker.sim.engine import coverage_gaps, coverage_problems, coverage_warnings
+from blackpoker.sim.decisions import RequestAction
+from blackpoker.sim.engine import (
+    apply,
+    coverage_gaps,
+    coverage_problems,
+    coverage_warnings,
+    current_player,
+    legal_decisions,
+)
+from blackpoker.sim.errors import IllegalDecision
 from blackpoker.sim.requests import available_actions
 from blackpoker.sim.scenario import unverified
 from blackpoker.sim.setup import new_game
@@ -72,10 +81,15 @@ def test_gaps_are_warnings_only_when_the_edition_is_not_simulated(tmp_path: Path
 
 def test_the_simulator_never_offers_an_action_it_has_no_effect_for(tmp_path: Path) -> None:
     rules = load_rules(edition(tmp_path / "defs", simulated=False))
-    state = new_game(rules, "mast", seed=1)
-    offered = {a.id for a in available_actions(state)}
-    assert "meteor" not in offered
-    assert "ambush" in offered  # the format's other normal magic still is
+    state = new_game(rules, "mast", seed=0)
+    player = current_player(state)
+    assert player is not None
+    heart = next(c for c in state.players[player].hand if c.suit == "H" and c.rank <= 10)  # メテオ's key card
+    assert "meteor" in {a.id for a in available_actions(state)}  # the regulation has it
+    offered = {d.action_id for d in legal_decisions(state) if isinstance(d, RequestAction)}
+    assert "meteor" not in offered and "bulwark-set" in offered
+    with pytest.raises(IllegalDecision, match="「メテオ」はシミュレーターが扱わないアクションです"):
+        apply(state, RequestAction("meteor", keys=(heart,)))
 
 
 def _scenario(path: Path, *, ruleset: str, request: str) -> Path:
@@ -97,6 +111,10 @@ def test_a_scenario_the_edition_cannot_play_says_why(tmp_path: Path) -> None:
     assert missing is not None and missing.reason == "アクション「ハリケーン」が定義にありません"
     other = unverified(rules, _scenario(tmp_path / "other.yaml", ruleset="v7.0", request="アップ"))
     assert other is not None and other.reason == "このシナリオは v7.0 のルール用で、この定義は v8.1 です"
+    no_format = _scenario(tmp_path / "format.yaml", ruleset="v8.1", request="アップ")
+    no_format.write_text(no_format.read_text(encoding="utf-8").replace("format: mast", "format: pauper"), encoding="utf-8")
+    found = unverified(rules, no_format)
+    assert found is not None and found.reason == "このシナリオのフォーマットが定義にありません"
     # what it can play, it plays: every repository scenario still runs against this edition
     assert [p for p in sorted(SCENARIOS.rglob("*.yaml")) if unverified(rules, p) is not None] == []
 

@@ -151,7 +151,8 @@ def legal_decisions(state: GameState) -> list[Decision]:
     if state.pending is not None:
         return [Choose(o) for o in state.pending.options]
     assert state.chance is not None
-    return [Pass(), *enumerate_requests(state, state.chance)]
+    # an action the simulator has no effect for (an edition with ``simulated: false``) is never offered
+    return [Pass(), *(r for r in enumerate_requests(state, state.chance) if simulates(r.action_id))]
 
 
 legal_requests = legal_decisions
@@ -181,6 +182,8 @@ def _request(s: GameState, decision: RequestAction) -> None:
     player = s.chance
     assert player is not None
     check_request(s, player, decision)
+    if not simulates(decision.action_id):  # legal, but its effect is unknown (an edition with simulated: false)
+        raise IllegalDecision(f"「{s.rules.action(decision.action_id).name}」はシミュレーターが扱わないアクションです")
     action = s.rules.action(decision.action_id)
     s.passes = ()  # [4]
     p = s.players[player]

@@ -93,11 +93,8 @@ def available_actions(state: GameState) -> tuple[Action, ...]:
     key = (id(state.rules), state.format, state.frame)
     hit = _AVAILABLE.get(key)
     if hit is None or hit[0] is not state.rules:
-        from blackpoker.sim.effects import EFFECTS  # late: the effects use this module's queries
         frame = state.rules.frame(state.frame).actions if state.frame else ()
-        # an action the simulator has no effect for (an edition with ``simulated: false``) is never offered
-        actions = tuple(a for a in state.rules.actions
-                        if (state.format in a.formats or a.id in frame) and a.id in EFFECTS)
+        actions = tuple(a for a in state.rules.actions if state.format in a.formats or a.id in frame)
         hit = _AVAILABLE[key] = (state.rules, actions)
     return hit[1]
 

@@ -55,6 +55,8 @@ def _reason(rules: Rules, data: dict[str, Any]) -> str | None:
     if engine:
         names = "、".join(f"「{rules.action(i).name}」" if i in ids else f"「{i}」" for i in engine)
         return f"ゲームの進行に必要なアクション {names} がないか、シミュレーターが扱いません"
+    if data.get("format") not in {f.id for f in rules.formats}:
+        return "このシナリオのフォーマットが定義にありません"
     frame = data.get("frame")
     if frame is not None:
         known = {f.id: f for f in rules.frames}
