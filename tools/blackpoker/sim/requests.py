@@ -8,11 +8,13 @@ loaded model; only the activation-condition texts are mapped to code (``ACTIVATI
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, product
+from operator import attrgetter
 
-from blackpoker.core.cards import Card
+from blackpoker.core.cards import Card, full_deck
 from blackpoker.core.keycard import KeyCondition
 from blackpoker.core.model import Action, Rules, Trigger
 from blackpoker.sim.abilities import all_labels, face_up_trumps, waives_discard
@@ -305,26 +307,179 @@ def _check_keys(state: GameState, player: int, action: Action, req: RequestActio
         raise IllegalDecision(f"2.10.1: 「{action.name}」にキーカードはありません", where)
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What :func:`enumerate_requests` needs of one requestable action, read from the model once per regulation
+    (the model does not change during a game; reading it again at every decision was most of the engine's time)."""
+
+    action: Action
+    main: bool  # タイミング メイン: needs the turn and an empty stage
+    activation: Callable[[GameState, int], bool] | None  # 起動条件, compiled; None: none
+    zone: str  # key_zone(action)
+    key: KeyCondition | None  # a hand key condition (None for rare, field and keyless actions, and 防壁設置)
+    key_mask: int  # Card.bit of every card some part of ``key`` allows: a hand without enough of them has no key
+    key_count: int  # key.card_count
+    single: bool  # ``key`` is one card of one plain pattern: every allowed card alone is a key set
+    hand_card: bool  # 防壁設置: any one hand card
+    bulwarks: int  # cost B, L, D, S counts
+    life: int
+    discards: int
+    sacrifices: int
+    quick_magic: bool  # a 速攻魔法, whose cost D 魔術士 waives (waives_discard)
+    free: Payment  # the only payment when there is no B, D or S to choose
+    keyed_targets: bool  # the targets depend on the key cards (same suit as the key)
+    key_sets: dict[int, tuple[tuple[Card, ...], ...]] = field(default_factory=dict, compare=False)  # by pool mask
+
+
+def _compile_activation(action: Action) -> Callable[[GameState, int], bool] | None:
+    cond = action.activation_condition
+    if not cond:
+        return None
+    action_id = action.id
+    if cond in ACTIVATION:
+        check = ACTIVATION[cond]
+        return lambda s, p: check(s, p, action_id)
+    m = TRUMP_CONDITION.match(cond)
+    if m is None:
+        return lambda s, p: False
+    name = m["name"]
+    return lambda s, p: any(t.name == name for t in face_up_trumps(s, p))
+
+
+def _plan(action: Action) -> _Plan:
+    zone = key_zone(action)
+    key = action.key if zone == "hand" and action.id not in HAND_CARD_ACTIONS else None
+    mask = 0
+    if key is not None:
+        for card in full_deck(2):
+            if any(part.allows(card) for part in key.parts):
+                mask |= card.bit
+    single = (key is not None and len(key.parts) == 1 and key.parts[0].count == 1 and not key.parts[0].at_least
+              and not key.parts[0].same_suit and not key.parts[0].same_rank)
+    nb, nl, nd, ns = (action.cost.count(x) for x in "BLDS")
+    spec = action.target_spec
+    return _Plan(action, action.timing.value == "main", _compile_activation(action), zone, key, mask,
+                 key.card_count if key is not None else 0, single,
+                 action.id in HAND_CARD_ACTIONS, nb, nl, nd, ns, action.category == "速攻魔法",
+                 Payment((), nl, (), ()), spec is not None and spec.same_suit_as_key)
+
+
+_PLANS: dict[tuple[int, str, str | None], tuple[Rules, tuple[_Plan, ...]]] = {}
+
+
+def _plans(state: GameState) -> tuple[_Plan, ...]:
+    """The regulation's requestable (not triggered) actions in list order, compiled; memoised per loaded ruleset."""
+    key = (id(state.rules), state.format, state.frame)
+    hit = _PLANS.get(key)
+    if hit is None or hit[0] is not state.rules:
+        plans = tuple(_plan(a) for a in available_actions(state) if a.trigger is not Trigger.TRIGGERED)
+        hit = _PLANS[key] = (state.rules, plans)
+    return hit[1]
+
+
+_BY_ORDER = attrgetter("sort_key")
+_KEY_SETS_KEPT = 4096  # per action; hands repeat across decisions and games, but not without bound
+
+
+def _hand_keys(plan: _Plan, hand: tuple[Card, ...], hand_mask: int) -> tuple[tuple[Card, ...], ...]:
+    """key_choices for a hand key condition, from the cards it allows only (the same sets in the same order)."""
+    assert plan.key is not None
+    mask = hand_mask & plan.key_mask
+    if mask.bit_count() < plan.key_count:
+        return ()
+    hit = plan.key_sets.get(mask)
+    if hit is None:
+        pool = sorted({c for c in hand if c.bit & mask}, key=_BY_ORDER)
+        if plan.single:
+            hit = tuple((c,) for c in pool)
+        else:
+            hit = tuple(combo for combo in combinations(pool, plan.key_count) if plan.key.accepts(combo))
+        if len(plan.key_sets) >= _KEY_SETS_KEPT:
+            plan.key_sets.clear()
+        plan.key_sets[mask] = hit
+    return hit
+
+
 def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]:
-    """Every legal request of ``player`` now, with key cards, payment and targets filled in."""
-    for action in available_actions(state):
-        if action.trigger is Trigger.TRIGGERED:
+    """Every legal request of ``player`` now, with key cards, payment and targets filled in.
+
+    The same requests in the same order as checking every action with :func:`timing_ok`, :func:`activation_ok`,
+    :func:`key_choices`, :func:`payments` and :func:`target_candidates`, but each test is done once per action
+    (not per key set) and the cheap ones first, so an action that cannot be requested costs a few comparisons."""
+    if state.chance != player:
+        return
+    main = state.turn_player == player and not state.stage
+    p = state.players[player]
+    hand = p.hand
+    hand_mask = 0
+    for c in hand:
+        hand_mask |= c.bit
+    life = len(p.life)
+    magician: bool | None = None
+    for plan in _plans(state):
+        if plan.main and not main or plan.life > life:
             continue
-        if timing_ok(state, player, action) or activation_ok(state, player, action):
+        if plan.activation is not None and not plan.activation(state, player):
             continue
-        key_chars: list[int | None] = [*key_soldiers(state, player, action)] if key_zone(action) == "field" else [None]
+        action = plan.action
+        bulwarks: tuple[tuple[int, ...], ...] = ((),)
+        if plan.bulwarks:
+            bulwarks = tuple(combinations(sorted(ch.uid for ch in p.field if ch.kind == "bulwark" and not ch.driven),
+                                          plan.bulwarks))
+            if not bulwarks:
+                continue
+        sacrifices: tuple[tuple[int, ...], ...] = ((),)
+        if plan.sacrifices:
+            sacrifices = tuple(combinations(sorted(ch.uid for ch in p.field), plan.sacrifices))
+            if not sacrifices:
+                continue
+        discards = plan.discards
+        if discards and plan.quick_magic:
+            if magician is None:
+                magician = any(ch.type_id == "magician" and ch.kind == "soldier" for ch in p.field)
+            if magician:
+                discards = 0
+        if discards > len(hand):
+            continue
+        if plan.zone == "field":
+            key_chars: list[int | None] = [*key_soldiers(state, player, action)]
+            key_sets: Sequence[tuple[Card, ...]] = ((),)
+        else:
+            key_chars = [None]
+            key_sets = _hand_keys(plan, hand, hand_mask) if plan.key else key_choices(state, player, action)
+        if not key_chars or not key_sets:
+            continue
+        targets: list[tuple[Target, ...]] = [()]
+        if action.target_spec is not None and not plan.keyed_targets:
+            targets = [(t,) for t in target_candidates(state, player, action, ())]
+            if not targets:
+                continue
         for key_character in key_chars:
-            for keys in key_choices(state, player, action):
-                pays = payments(state, player, action, keys)
-                if not pays:
-                    continue
-                if action.target_spec is None:
-                    targets: list[tuple[Target, ...]] = [()]
+            for keys in key_sets:
+                if discards or plan.bulwarks or plan.sacrifices:
+                    pays = _payments(plan, hand, keys, bulwarks, discards, sacrifices)
+                    if not pays:
+                        continue
                 else:
+                    pays = [plan.free]
+                if plan.keyed_targets:
                     targets = [(t,) for t in target_candidates(state, player, action, keys)]
                 for pay in pays:
                     for tg in targets:
                         yield RequestAction(action.id, keys, pay, tg, key_character)
+
+
+def _payments(plan: _Plan, hand: tuple[Card, ...], keys: tuple[Card, ...], bulwarks: tuple[tuple[int, ...], ...],
+              discards: int, sacrifices: tuple[tuple[int, ...], ...]) -> list[Payment]:
+    """:func:`payments` with the bulwark and sacrifice choices already listed."""
+    d_opts: Iterable[tuple[Card, ...]] = ((),)
+    if discards:
+        rest = list(hand)
+        for k in keys:
+            if k in rest:  # a rare card key is not in the hand
+                rest.remove(k)
+        d_opts = list(combinations(sort_cards(rest), discards))
+    return [Payment(b, plan.life, d, s) for b, d, s in product(bulwarks, d_opts, sacrifices)]
 
 
 def target_valid(state: GameState, req: Request, target: Target) -> str | None:
