@@ -8,7 +8,6 @@ a clone costs a few microseconds and no copy can leak a change into another.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -146,6 +145,11 @@ class Player:
     trumps: tuple[TrumpCard, ...] = ()  # エクストラ's 切札
     deck: frozenset[Card] = frozenset()  # every card the player brought (for the one-zone invariant)
 
+    def clone(self) -> Player:
+        new = object.__new__(Player)
+        new.__dict__ = self.__dict__.copy()  # every field is immutable: a shallow copy is a full one
+        return new
+
 
 @dataclass
 class GameState:
@@ -173,10 +177,14 @@ class GameState:
     events: list[str] | None = field(default=None)  # Japanese play-by-play, when recording
 
     def clone(self) -> GameState:
-        new = copy.copy(self)
-        new.players = [copy.copy(p) for p in self.players]
+        # A shallow copy of the instance dict, not copy.copy: the engine clones several times per decision and
+        # copy.copy's generic __reduce_ex__ path cost more than the rest of a pass.
+        new = object.__new__(GameState)
+        fields = self.__dict__.copy()
+        fields["players"] = [p.clone() for p in self.players]
         if self.events is not None:
-            new.events = list(self.events)
+            fields["events"] = list(self.events)
+        new.__dict__ = fields
         return new
 
     # --- helpers -------------------------------------------------------------------------------
