@@ -67,11 +67,18 @@ def labels(rules: Rules, ch: Character) -> frozenset[str]:
 
 def trump_of(rules: Rules, card: Card) -> Trump | None:
     """The trump a face-up 切札 card is (5.3.4: identified by its key card, ♠2 → スラッシュ); None for a card the
-    list does not name (ruling trump-face-up: it has no ability)."""
-    for trump in rules.trumps:
-        if trump.key.zone == "hand" and not trump.key.face_down and trump.key.accepts((card,)):
-            return trump
-    return None
+    list does not name (ruling trump-face-up: it has no ability). Memoised per loaded ruleset: the 兵士起因
+    actions' activation conditions ask at every decision of an エクストラ game."""
+    known = _TRUMP_OF.get(id(rules))
+    if known is None or known[0] is not rules:
+        known = _TRUMP_OF[id(rules)] = (rules, {})
+    if card not in known[1]:
+        known[1][card] = next((trump for trump in rules.trumps if trump.key.zone == "hand"
+                               and not trump.key.face_down and trump.key.accepts((card,))), None)
+    return known[1][card]
+
+
+_TRUMP_OF: dict[int, tuple[Rules, dict[Card, Trump | None]]] = {}
 
 
 def face_up_trumps(state: GameState, player: int) -> list[Trump]:
