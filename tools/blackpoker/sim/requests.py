@@ -245,31 +245,30 @@ def check_request(state: GameState, player: int, req: RequestAction) -> None:
         action = rules.action(req.action_id)
     except KeyError:
         raise IllegalDecision(f"4.3.1: アクション '{req.action_id}' はありません") from None
-    where = _where(state)
-    if action not in available_actions(state):
+    if not is_available(state, action.id):
         raise IllegalDecision(f"3.2: 「{action.name}」はこの対戦レギュレーション({regulation_name(state)})"
-                              "では起こせません", where)
+                              "では起こせません", _where(state))
     if action.trigger is Trigger.TRIGGERED:
-        raise IllegalDecision(f"2.10.1: 「{action.name}」はトリガーが誘発のため、プレイヤーは起こせません", where)
+        raise IllegalDecision(f"2.10.1: 「{action.name}」はトリガーが誘発のため、プレイヤーは起こせません", _where(state))
     for problem in (timing_ok(state, player, action), activation_ok(state, player, action)):
         if problem:
-            raise IllegalDecision(problem, where)
-    _check_keys(state, player, action, req, where)
+            raise IllegalDecision(problem, _where(state))
+    _check_keys(state, player, action, req)
     problem = check_payment(state, player, action, req.keys, req.payment)
     if problem:
-        raise IllegalDecision(problem, where)
+        raise IllegalDecision(problem, _where(state))
     spec = action.target_spec
     if spec is None:
         if req.targets:
-            raise IllegalDecision(f"2.10.1: 「{action.name}」に対象はありません", where)
+            raise IllegalDecision(f"2.10.1: 「{action.name}」に対象はありません", _where(state))
         return
     legal = target_candidates(state, player, action, req.keys)
     if not legal:
         raise IllegalDecision("2.10.3: 対象を指定できないアクションは起こせません"
-                              f"(「{action.name}」の対象: {action.target})", where)
+                              f"(「{action.name}」の対象: {action.target})", _where(state))
     if len(req.targets) != spec.count or any(t not in legal for t in req.targets):
         raise IllegalDecision(f"2.10.3: 対象は「{action.target}」を満たす必要があります"
-                              "(アクションは自分自身を対象にできません)", where)
+                              "(アクションは自分自身を対象にできません)", _where(state))
 
 
 def regulation_name(state: GameState) -> str:
@@ -278,33 +277,33 @@ def regulation_name(state: GameState) -> str:
     return f"{name} + {state.rules.frame(state.frame).name}" if state.frame else name
 
 
-def _check_keys(state: GameState, player: int, action: Action, req: RequestAction, where: str) -> None:
+def _check_keys(state: GameState, player: int, action: Action, req: RequestAction) -> None:
     zone = key_zone(action)
     if zone == "field":  # 兵士起因: the key card is a soldier on your field, driven as cost K
         if req.keys:
-            raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士です(手札のカードではありません)", where)
+            raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士です(手札のカードではありません)", _where(state))
         if req.key_character not in key_soldiers(state, player, action):
             raise IllegalDecision(f"2.10.1: キーカードは「{action.key_card}」(チャージ状態、コスト K でドライブ)"
-                                  "を満たす自分の兵士です", where)
+                                  "を満たす自分の兵士です", _where(state))
         return
     if req.key_character is not None:
-        raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士ではありません", where)
+        raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士ではありません", _where(state))
     if zone == "rare":  # ruling rare-card-key
         if len(req.keys) != 1 or req.keys[0] not in state.players[player].rare:
-            raise IllegalDecision(f"「{action.name}」のキーカードは自分のレアカード1枚です(裁定 rare-card-key)", where)
+            raise IllegalDecision(f"「{action.name}」のキーカードは自分のレアカード1枚です(裁定 rare-card-key)", _where(state))
         return
     hand = list(state.players[player].hand)
     for c in req.keys:
         if c not in hand:
-            raise IllegalDecision(f"2.10.3: キーカード {c} は手札にありません", where)
+            raise IllegalDecision(f"2.10.3: キーカード {c} は手札にありません", _where(state))
         hand.remove(c)
     if action.id in HAND_CARD_ACTIONS:
         if len(req.keys) != 1:
-            raise IllegalDecision(f"「{action.name}」: 手札からカード1枚を選びます", where)
+            raise IllegalDecision(f"「{action.name}」: 手札からカード1枚を選びます", _where(state))
     elif action.key is not None and not action.key.accepts(req.keys):
-        raise IllegalDecision(f"2.10.1: キーカードが条件「{action.key_card}」に合いません", where)
+        raise IllegalDecision(f"2.10.1: キーカードが条件「{action.key_card}」に合いません", _where(state))
     elif action.key is None and req.keys:
-        raise IllegalDecision(f"2.10.1: 「{action.name}」にキーカードはありません", where)
+        raise IllegalDecision(f"2.10.1: 「{action.name}」にキーカードはありません", _where(state))
 
 
 @dataclass(frozen=True)
@@ -364,17 +363,32 @@ def _plan(action: Action) -> _Plan:
                  Payment((), nl, (), ()), spec is not None and spec.same_suit_as_key)
 
 
-_PLANS: dict[tuple[int, str, str | None], tuple[Rules, tuple[_Plan, ...]]] = {}
+@dataclass(frozen=True)
+class _Plans:
+    every: tuple[_Plan, ...]  # the regulation's requestable (not triggered) actions in list order
+    quick: tuple[_Plan, ...]  # the same without the main-timing ones (a player without the turn or with a
+    # request on the stage has only these; most decisions are such)
+    ids: frozenset[str]  # the ids of every available action, triggered ones included (3.2)
 
 
-def _plans(state: GameState) -> tuple[_Plan, ...]:
-    """The regulation's requestable (not triggered) actions in list order, compiled; memoised per loaded ruleset."""
+_PLANS: dict[tuple[int, str, str | None], tuple[Rules, _Plans]] = {}
+
+
+def _plans(state: GameState) -> _Plans:
+    """The regulation's actions, compiled; memoised per loaded ruleset."""
     key = (id(state.rules), state.format, state.frame)
     hit = _PLANS.get(key)
     if hit is None or hit[0] is not state.rules:
-        plans = tuple(_plan(a) for a in available_actions(state) if a.trigger is not Trigger.TRIGGERED)
-        hit = _PLANS[key] = (state.rules, plans)
+        actions = available_actions(state)
+        plans = tuple(_plan(a) for a in actions if a.trigger is not Trigger.TRIGGERED)
+        hit = _PLANS[key] = (state.rules, _Plans(plans, tuple(p for p in plans if not p.main),
+                                                 frozenset(a.id for a in actions)))
     return hit[1]
+
+
+def is_available(state: GameState, action_id: str) -> bool:
+    """Whether the regulation has this action (3.2), without comparing whole Action records."""
+    return action_id in _plans(state).ids
 
 
 _BY_ORDER = attrgetter("sort_key")
@@ -416,9 +430,10 @@ def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]
         hand_mask |= c.bit
     life = len(p.life)
     magician: bool | None = None
-    for plan in _plans(state):
-        if plan.main and not main or plan.life > life:
-            continue
+    plans = _plans(state)
+    for plan in plans.every if main else plans.quick:
+        if plan.life > life or plan.key_mask and (hand_mask & plan.key_mask).bit_count() < plan.key_count:
+            continue  # the cheapest tests first: most actions fail here (no key cards in the hand)
         if plan.activation is not None and not plan.activation(state, player):
             continue
         action = plan.action
