@@ -32,9 +32,9 @@ from blackpoker.sim.observe import VIEWS
 from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
 from blackpoker.sim.requests import (
     activation_known,
-    available_actions,
     check_request,
     enumerate_requests,
+    is_available,
     key_zone,
     target_candidates,
     target_valid,
@@ -174,7 +174,8 @@ def _request(s: GameState, decision: RequestAction) -> None:
         s.replace(replace(s.character(decision.key_character), driven=True))
     req = Request(s.uid(), action.id, player, decision.keys, pay, decision.targets,
                   key_character=decision.key_character)
-    s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + _request_detail(s, req))
+    if s.events is not None:  # format only when recording
+        s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + _request_detail(s, req))
     if pay.life:
         damage(s, player, pay.life)
     for uid in pay.sacrifices:
@@ -198,7 +199,7 @@ def _queue_traps(s: GameState, req: Request) -> bool:
     number to your rare card, triggers 罠カウンター with the rare card as its key, targeting that request. By
     ruling trap-counter-immune, a request that counters cannot target does not trigger it."""
     trap_id = "trap-counter"
-    if trap_id not in {a.id for a in available_actions(s)}:
+    if not is_available(s, trap_id):
         return False
     owner = s.other(req.controller)
     p = s.players[owner]
@@ -250,7 +251,8 @@ def target_text(s: GameState, kind: str, ref: int) -> str:
 def _pass(s: GameState) -> None:
     player = s.chance
     assert player is not None
-    s.log(f"{player_name(player)}: パス")
+    if s.events is not None:  # format only when recording
+        s.log(f"{player_name(player)}: パス")
     if player not in s.passes:  # [11]
         s.passes += (player,)
     if len(s.passes) < len(s.players):  # [12] → [16]
@@ -304,9 +306,10 @@ def _resolve(s: GameState, req: Request, where: str, choices: tuple[object, ...]
     failure = next((f for f in (target_valid(work, req, t) for t in req.targets) if f), None)
     try:
         if failure is None:
-            work.log(f"解決: 「{action.name}」({player_name(req.controller)})")
+            if work.events is not None:  # format only when recording
+                work.log(f"解決: 「{action.name}」({player_name(req.controller)})")
             EFFECTS[req.action_id](ctx)
-        else:
+        elif work.events is not None:  # format only when recording
             work.log(f"解決: 「{action.name}」({player_name(req.controller)}) — {failure}ため効果を発揮しない")
     except NeedChoice as need:
         snapshot = s.clone()
@@ -351,15 +354,18 @@ def _run_triggers(s: GameState) -> bool:
                         s.buffer = tuple(r for r in s.buffer if r.uid != req.uid)
                         name = s.rules.action(req.action_id).name
                         if speed == "instant":
-                            s.log(f"誘発: 「{name}」({player_name(player)})")
+                            if s.events is not None:  # format only when recording
+                                s.log(f"誘発: 「{name}」({player_name(player)})")
                             if not _resolve(s, req, "trigger"):
                                 return False
                             _win_check(s)
                         elif timing == "main" and s.stage:  # [6-10-6]
                             s.resolved += (f"{name}({player_name(player)}) 破棄",)
                             s.players[req.controller].graveyard += req.keys
-                            s.log(f"誘発: 「{name}」— ステージが空でないため破棄")
+                            if s.events is not None:  # format only when recording
+                                s.log(f"誘発: 「{name}」— ステージが空でないため破棄")
                         else:
-                            s.log(f"誘発: 「{name}」({player_name(player)})をステージに追加")
+                            if s.events is not None:  # format only when recording
+                                s.log(f"誘発: 「{name}」({player_name(player)})をステージに追加")
                             s.stage += (req,)
     return True

@@ -198,6 +198,8 @@ class GameState:
         return random.Random(self.seed * 1_000_003 + self.rng_count)
 
     def log(self, line: str) -> None:
+        """Record a play-by-play line (hot paths test ``events is not None`` first, so that self-play, which
+        does not record, never formats the text)."""
         if self.events is not None:
             self.events.append(line)
 
