@@ -363,12 +363,28 @@ def _plan(action: Action) -> _Plan:
                  Payment((), nl, (), ()), spec is not None and spec.same_suit_as_key)
 
 
+_KEY_SETS_KEPT = 4096  # memoised hands per table; hands repeat across decisions and games, but not without bound
+
+
 @dataclass(frozen=True)
 class _Plans:
     every: tuple[_Plan, ...]  # the regulation's requestable (not triggered) actions in list order
     quick: tuple[_Plan, ...]  # the same without the main-timing ones (a player without the turn or with a
     # request on the stage has only these; most decisions are such)
     ids: frozenset[str]  # the ids of every available action, triggered ones included (3.2)
+    # (main timing possible, hand as Card.bit sum) → the plans whose key cards that hand can hold: a hand stays
+    # the same for many decisions, so most actions are ruled out by one dictionary look-up
+    by_hand: dict[tuple[bool, int], tuple[_Plan, ...]] = field(default_factory=dict, compare=False)
+
+    def for_hand(self, main: bool, hand_mask: int) -> tuple[_Plan, ...]:
+        hit = self.by_hand.get((main, hand_mask))
+        if hit is None:
+            hit = tuple(plan for plan in (self.every if main else self.quick)
+                        if not plan.key_mask or (hand_mask & plan.key_mask).bit_count() >= plan.key_count)
+            if len(self.by_hand) >= _KEY_SETS_KEPT:
+                self.by_hand.clear()
+            self.by_hand[main, hand_mask] = hit
+        return hit
 
 
 _PLANS: dict[tuple[int, str, str | None], tuple[Rules, _Plans]] = {}
@@ -392,7 +408,6 @@ def is_available(state: GameState, action_id: str) -> bool:
 
 
 _BY_ORDER = attrgetter("sort_key")
-_KEY_SETS_KEPT = 4096  # per action; hands repeat across decisions and games, but not without bound
 
 
 def _hand_keys(plan: _Plan, hand: tuple[Card, ...], hand_mask: int) -> tuple[tuple[Card, ...], ...]:
@@ -430,10 +445,9 @@ def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]
         hand_mask |= c.bit
     life = len(p.life)
     magician: bool | None = None
-    plans = _plans(state)
-    for plan in plans.every if main else plans.quick:
-        if plan.life > life or plan.key_mask and (hand_mask & plan.key_mask).bit_count() < plan.key_count:
-            continue  # the cheapest tests first: most actions fail here (no key cards in the hand)
+    for plan in _plans(state).for_hand(main, hand_mask):
+        if plan.life > life:
+            continue
         if plan.activation is not None and not plan.activation(state, player):
             continue
         action = plan.action
