@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules, Trump
-from blackpoker.sim.state import Character, GameState, Modifier
+from blackpoker.sim.state import Character, GameState, Modifier, TrumpCard
 
 SCOPE_ORDER = {"all": 0, "your": 1, "this": 2}
 
@@ -83,12 +83,25 @@ _TRUMP_OF: dict[int, tuple[Rules, dict[Card, Trump | None]]] = {}
 
 def face_up_trumps(state: GameState, player: int) -> list[Trump]:
     """The trumps in force for ``player``: face-up 切札 cards only (ruling trump-face-up)."""
-    out = []
-    for t in state.players[player].trumps:
-        trump = trump_of(state.rules, t.card) if t.face_up else None
-        if trump is not None:
-            out.append(trump)
-    return out
+    trumps = state.players[player].trumps
+    if not trumps:
+        return []
+    # Memoised on the zone itself (an immutable tuple, replaced whenever a trump turns or leaves), as the
+    # 兵士起因 actions' activation conditions and labels ask at every decision of an エクストラ game.
+    hit = _FACE_UP.get(id(trumps))
+    if hit is None or hit[0] is not trumps or hit[1] is not state.rules:
+        out = []
+        for t in trumps:
+            trump = trump_of(state.rules, t.card) if t.face_up else None
+            if trump is not None:
+                out.append(trump)
+        if len(_FACE_UP) >= 1024:
+            _FACE_UP.clear()
+        hit = _FACE_UP[id(trumps)] = (trumps, state.rules, tuple(out))  # holding the tuple keeps its id unique
+    return list(hit[2])
+
+
+_FACE_UP: dict[int, tuple[tuple[TrumpCard, ...], Rules, tuple[Trump, ...]]] = {}
 
 
 def granted_labels(state: GameState, ch: Character) -> frozenset[str]:
