@@ -346,9 +346,9 @@ def _run_triggers(s: GameState) -> bool:
             for player in s.order():
                 for timing in ("main", "quick"):
                     while s.winner is None:
-                        req = next((r for r in s.buffer if r.controller == player
-                                    and s.rules.action(r.action_id).speed.value == speed
-                                    and s.rules.action(r.action_id).timing.value == timing), None)
+                        req = next((r for r in s.buffer if r.controller == player  # str enums equal their values
+                                    and s.rules.action(r.action_id).speed == speed
+                                    and s.rules.action(r.action_id).timing == timing), None)
                         if req is None:
                             break
                         s.buffer = tuple(r for r in s.buffer if r.uid != req.uid)
