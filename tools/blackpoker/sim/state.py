@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from blackpoker.core.cards import JOKER, Card
 from blackpoker.core.model import Rules
@@ -260,7 +261,10 @@ class GameState:
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(set(cards))
+    return sorted(set(cards), key=_CARD_ORDER)  # Card's order, by its kept sort key (no Python __lt__ per comparison)
+
+
+_CARD_ORDER = attrgetter("sort_key")
 
 
 def player_name(index: int | None) -> str:
