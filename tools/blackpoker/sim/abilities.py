@@ -83,9 +83,21 @@ _TRUMP_OF: dict[int, tuple[Rules, dict[Card, Trump | None]]] = {}
 
 def face_up_trumps(state: GameState, player: int) -> list[Trump]:
     """The trumps in force for ``player``: face-up 切札 cards only (ruling trump-face-up)."""
+    return list(_face_up(state, player)[0])
+
+
+def face_up_trump_names(state: GameState, player: int) -> frozenset[str]:
+    """The names of :func:`face_up_trumps` (what 「あなたの切札に「スラッシュ」がある」 asks)."""
+    return _face_up(state, player)[1]
+
+
+_NONE: tuple[tuple[Trump, ...], frozenset[str]] = ((), frozenset())
+
+
+def _face_up(state: GameState, player: int) -> tuple[tuple[Trump, ...], frozenset[str]]:
     trumps = state.players[player].trumps
     if not trumps:
-        return []
+        return _NONE
     # Memoised on the zone itself (an immutable tuple, replaced whenever a trump turns or leaves), as the
     # 兵士起因 actions' activation conditions and labels ask at every decision of an エクストラ game.
     hit = _FACE_UP.get(id(trumps))
@@ -97,11 +109,12 @@ def face_up_trumps(state: GameState, player: int) -> list[Trump]:
                 out.append(trump)
         if len(_FACE_UP) >= 1024:
             _FACE_UP.clear()
-        hit = _FACE_UP[id(trumps)] = (trumps, state.rules, tuple(out))  # holding the tuple keeps its id unique
-    return list(hit[2])
+        # holding the tuple keeps its id unique
+        hit = _FACE_UP[id(trumps)] = (trumps, state.rules, (tuple(out), frozenset(t.name for t in out)))
+    return hit[2]
 
 
-_FACE_UP: dict[int, tuple[tuple[TrumpCard, ...], Rules, tuple[Trump, ...]]] = {}
+_FACE_UP: dict[int, tuple[tuple[TrumpCard, ...], Rules, tuple[tuple[Trump, ...], frozenset[str]]]] = {}
 
 
 def granted_labels(state: GameState, ch: Character) -> frozenset[str]:

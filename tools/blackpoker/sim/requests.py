@@ -17,7 +17,7 @@ from operator import attrgetter
 from blackpoker.core.cards import Card, full_deck
 from blackpoker.core.keycard import KeyCondition
 from blackpoker.core.model import Action, Rules, Trigger
-from blackpoker.sim.abilities import all_labels, face_up_trumps, waives_discard
+from blackpoker.sim.abilities import all_labels, face_up_trump_names, face_up_trumps, waives_discard
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.errors import IllegalDecision
 from blackpoker.sim.state import GameState, Payment, Request, Target, player_name, sort_cards
@@ -342,7 +342,7 @@ def _compile_activation(action: Action) -> Callable[[GameState, int], bool] | No
     if m is None:
         return lambda s, p: False
     name = m["name"]
-    return lambda s, p: any(t.name == name for t in face_up_trumps(s, p))
+    return lambda s, p: name in face_up_trump_names(s, p)
 
 
 def _plan(action: Action) -> _Plan:
