@@ -168,7 +168,8 @@ def _frame_invariants(before: GameState, after: GameState, p: int) -> list[str]:
         problems.append(f"player {p}: a card left the pack without パック開封")
     if len(now.rare) > len(was.rare) or len(now.trumps) > len(was.trumps):
         problems.append(f"player {p}: a rare card or a trump came back")
-    if any(t.face_up and trump_closed(after, t.uid) for t in now.trumps):
+    fogs = after.players[0].fog or after.players[1].fog  # クローズ leaves a fog card; without one nothing is closed
+    if fogs and any(t.face_up and trump_closed(after, t.uid) for t in now.trumps):
         problems.append(f"player {p}: a closed trump is face up in the turn it was closed")
     return problems
 
