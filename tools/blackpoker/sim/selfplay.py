@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import is_
 
@@ -17,7 +17,7 @@ from blackpoker.sim.engine import apply, legal_decisions
 from blackpoker.sim.frame_effects import trump_closed
 from blackpoker.sim.frames import SetupChoice, check_regulation, default_deck
 from blackpoker.sim.setup import new_game
-from blackpoker.sim.state import GameState, sort_cards
+from blackpoker.sim.state import GameState, Player, sort_cards
 
 # Effects that may put life cards back (or raise life): only these may make a life count grow.
 LIFE_RAISERS = frozenset({"death-spear", "conscription"})
@@ -49,7 +49,7 @@ def check_invariants(before: GameState, after: GameState, decision: object) -> l
         # A clone shares every zone until the step replaces it: a player whose zones are all the very same
         # objects (most players at most steps) moved no card.
         kept = requests_kept and all(map(is_, vars(before.players[p]).values(), vars(after.players[p]).values()))
-        if not kept and not _same_cards_moved(before, after, p):
+        if not kept and not _same_cards_moved(before, after, p, requests_kept):
             problems += card_problems(after, p)
         problems += _frame_invariants(before, after, p)
         if len(after.players[p].life) > len(before.players[p].life):
@@ -83,75 +83,59 @@ def card_problems(state: GameState, p: int) -> list[str]:
     return []
 
 
-def _zones(state: GameState, p: int) -> tuple[object, ...]:
-    """The containers a player's cards can be in, as the very objects the state holds."""
-    player = state.players[p]
-    return (player.life, player.hand, player.graveyard, player.field, player.fog, player.pack, player.rare,
-            player.trumps, state.stage, state.buffer, state.pending)
+_PILES = frozenset({"life", "hand", "graveyard", "pack", "rare"})  # Player fields that are plain tuples of cards
+_HOLDERS: dict[str, Callable[[Player], Iterator[Card]]] = {  # Player fields whose records hold cards
+    "field": lambda p: (c for ch in p.field for c in ch.cards),
+    "fog": lambda p: (c for fog in p.fog for c in fog.cards),
+    "trumps": lambda p: (t.card for t in p.trumps),
+}
 
 
-_CARD_ZONES = {0: "life", 1: "hand", 2: "graveyard", 5: "pack", 6: "rare"}  # _zones' plain tuples of cards
+def _request_keys(state: GameState, p: int) -> Iterator[Card]:
+    """The player's key cards on the stage, in the buffer and held by a waiting request (as all_cards counts)."""
+    for r in state.stage + state.buffer:
+        if r.controller == p:
+            yield from r.keys
+    waiting = state.pending.request if state.pending else None
+    if waiting and waiting.controller == p and state.request_on_stage(waiting.uid) is None:
+        yield from waiting.keys
 
 
-def _zone_cards(state: GameState, p: int, zone: int) -> Iterator[Card]:
-    player = state.players[p]
-    if zone in _CARD_ZONES:
-        yield from getattr(player, _CARD_ZONES[zone])
-    elif zone == 3:
-        for ch in player.field:
-            yield from ch.cards
-    elif zone == 4:
-        for fog in player.fog:
-            yield from fog.cards
-    elif zone == 7:
-        for trump in player.trumps:
-            yield trump.card
-    else:  # the stage, the buffer and a waiting request: the keys as all_cards counts them
-        for r in state.stage + state.buffer:
-            if r.controller == p:
-                yield from r.keys
-        waiting = state.pending.request if state.pending else None
-        if waiting and waiting.controller == p and state.request_on_stage(waiting.uid) is None:
-            yield from waiting.keys
-
-
-def _same_cards_moved(before: GameState, after: GameState, p: int) -> bool:
+def _same_cards_moved(before: GameState, after: GameState, p: int, requests_kept: bool) -> bool:
     """Whether the cards that left the zones the step replaced are the cards that arrived in them, each once
     (then, as ``before`` kept every card in one zone, so does ``after``). Cards are compared as ``Card.bit`` sums;
     a pile that only grew at its end or lost cards from its top is compared by those cards alone (C-level
     tuple comparisons find that out), since graveyard and life hold most of the cards and change at most steps."""
-    left = arrived = left_mask = arrived_mask = 0
-    requests_changed = False
-    for zone, (was, now) in enumerate(zip(_zones(before, p), _zones(after, p), strict=True)):
+    was_player, now_player = before.players[p], after.players[p]
+    now_fields = vars(now_player)
+    gone: list[Iterable[Card]] = []
+    came: list[Iterable[Card]] = []
+    for name, was in vars(was_player).items():
+        now = now_fields[name]
         if now is was:
             continue
-        if zone >= 8:  # the three request zones count together, once
-            requests_changed = True
-            continue
-        gone: Iterable[Card] = ()
-        came: Iterable[Card] = ()
-        if zone in _CARD_ZONES:
-            assert isinstance(was, tuple) and isinstance(now, tuple)
+        if name in _PILES:
             n, m = len(was), len(now)
             if m >= n and now[:n] == was:
-                came = now[n:]
+                came.append(now[n:])
             elif m <= n and was[n - m:] == now:
-                gone = was[:n - m]
+                gone.append(was[:n - m])
             else:
-                gone, came = was, now
-        else:
-            gone, came = _zone_cards(before, p, zone), _zone_cards(after, p, zone)
-        for card in gone:
+                gone.append(was)
+                came.append(now)
+        elif name in _HOLDERS:
+            gone.append(_HOLDERS[name](was_player))
+            came.append(_HOLDERS[name](now_player))
+    if not requests_kept:
+        gone.append(_request_keys(before, p))
+        came.append(_request_keys(after, p))
+    left = arrived = left_mask = arrived_mask = 0
+    for cards in gone:
+        for card in cards:
             left += 1
             left_mask |= card.bit
-        for card in came:
-            arrived += 1
-            arrived_mask |= card.bit
-    if requests_changed:
-        for card in _zone_cards(before, p, 8):
-            left += 1
-            left_mask |= card.bit
-        for card in _zone_cards(after, p, 8):
+    for cards in came:
+        for card in cards:
             arrived += 1
             arrived_mask |= card.bit
     return left == arrived == arrived_mask.bit_count() and left_mask == arrived_mask
