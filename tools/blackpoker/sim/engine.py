@@ -303,7 +303,7 @@ def _resolve(s: GameState, req: Request, where: str, choices: tuple[object, ...]
     work = s.clone()
     ctx = Ctx(work, req, choices)
     action = s.rules.action(req.action_id)
-    failure = next((f for f in (target_valid(work, req, t) for t in req.targets) if f), None)
+    failure = next((f for f in (target_valid(work, req, t) for t in req.targets) if f), None) if req.targets else None
     try:
         if failure is None:
             if work.events is not None:  # format only when recording
@@ -339,16 +339,29 @@ def _win_check(s: GameState) -> bool:
     return False
 
 
+_KINDS: dict[int, tuple[Rules, dict[str, tuple[str, str]]]] = {}
+
+
+def _trigger_kinds(rules: Rules) -> dict[str, tuple[str, str]]:
+    """Every action's (speed, timing), by id, memoised per ruleset: the trigger check looks them up for every
+    buffered request in each of its eight passes."""
+    hit = _KINDS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = _KINDS[id(rules)] = (rules, {a.id: (a.speed.value, a.timing.value) for a in rules.actions})
+    return hit[1]
+
+
 def _run_triggers(s: GameState) -> bool:
     """6.4.1: empty the buffer; False when a triggered effect waits for a decision."""
+    kinds = _trigger_kinds(s.rules)
     while s.buffer and s.winner is None:
         for speed in ("instant", "normal"):  # [6-3] … [6-7], then [6-8] … [6-12]
             for player in s.order():
                 for timing in ("main", "quick"):
+                    kind = (speed, timing)
                     while s.winner is None:
-                        req = next((r for r in s.buffer if r.controller == player  # str enums equal their values
-                                    and s.rules.action(r.action_id).speed == speed
-                                    and s.rules.action(r.action_id).timing == timing), None)
+                        req = next((r for r in s.buffer if r.controller == player and kinds[r.action_id] == kind),
+                                   None)
                         if req is None:
                             break
                         s.buffer = tuple(r for r in s.buffer if r.uid != req.uid)
