@@ -73,7 +73,7 @@ def check_deck(rules: Rules, frame: Frame | None, deck: Iterable[Card], owner: s
         return
     label = f"5.3.1 {frame.name} のデッキ条件「{frame.deck.text}」"
     if frame.deck.cards:
-        wanted = {parse_card(t) for t in frame.deck.cards}
+        wanted = set(_parsed_deck(frame.deck.cards))
         extra, missing = set(cards) - wanted, wanted - set(cards)
         if extra or missing:
             parts = ([f"使えないカード {card_list(sort_cards(extra))}"] if extra else []) + \
