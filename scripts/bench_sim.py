@@ -5,8 +5,9 @@ Usage: .venv/bin/python scripts/bench_sim.py [--games N] [--seed S] [--rounds R]
 Every regulation (each format alone and each format + frame pair of Table 3.1) plays the same seeded games. With
 ``--baseline TREE`` (a checkout of older code, e.g. ``git worktree add /tmp/bp-base d08e867``) the same games are
 also played by that tree's simulator, and the two are timed turn about, regulation by regulation, so that the
-load of a shared machine falls on both alike; the table then gives the ratio new/old. Each side runs in its own
-worker process with its tree's ``tools`` first on ``PYTHONPATH``; of the ``R`` rounds the fastest is kept.
+load of a shared machine falls on both alike; the table then gives the ratio new/old, by the clock and by each
+worker's CPU time (which leaves out what other processes take). Each side runs in its own worker process with
+its tree's ``tools`` first on ``PYTHONPATH``; of the ``R`` rounds the fastest is kept.
 """
 
 from __future__ import annotations
@@ -36,11 +37,11 @@ def worker() -> None:
     for line in sys.stdin:
         regulation, games, seed = line.split()
         fmt, _, frame = regulation.partition("+")
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         stats = self_play(rules, fmt, int(games), int(seed), frame or None)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         print(json.dumps({"games": stats.games, "requests": stats.requests, "decisions": stats.decisions,
-                          "seconds": seconds, "failures": len(stats.failures)}), flush=True)
+                          "seconds": seconds, "cpu": cpu, "failures": len(stats.failures)}), flush=True)
 
 
 @dataclass
@@ -103,9 +104,10 @@ def main() -> None:
     old = Worker.start(args.baseline.resolve()) if args.baseline else None
     head = f"{'regulation':14} {'games':>5} {'decisions':>9} {'new dec/s':>10} {'new games/s':>11}"
     if old:
-        head += f" {'old dec/s':>10} {'old games/s':>11} {'ratio':>6}  same games"
+        head += f" {'old dec/s':>10} {'old games/s':>11} {'ratio':>6} {'CPU ratio':>9}  same games"
     print(head, flush=True)
-    ratios = []
+    ratios: list[float] = []
+    cpu_ratios: list[float] = []
     try:
         for regulation in regulations:
             new_runs, old_runs = [], []
@@ -119,10 +121,14 @@ def main() -> None:
             if old:
                 o = fastest(old_runs)
                 ratio = (n["decisions"] / n["seconds"]) / (o["decisions"] / o["seconds"])
+                # CPU seconds of each worker: what other processes on a shared machine take is left out
+                cpu_ratio = (n["decisions"] / min(r["cpu"] for r in new_runs)) / (
+                    o["decisions"] / min(r["cpu"] for r in old_runs))
                 ratios.append(ratio)
+                cpu_ratios.append(cpu_ratio)
                 same = (n["games"], n["decisions"], n["requests"]) == (o["games"], o["decisions"], o["requests"])
                 line += (f" {o['decisions'] / o['seconds']:10.0f} {o['games'] / o['seconds']:11.1f} {ratio:5.1f}x"
-                         f"  {'yes' if same else 'NO'}")
+                         f" {cpu_ratio:8.1f}x  {'yes' if same else 'NO'}")
             if n["failures"]:
                 line += f"  FAILURES: {int(n['failures'])}"
             print(line, flush=True)
@@ -131,7 +137,8 @@ def main() -> None:
         if old:
             old.stop()
     if ratios:
-        print(f"ratio new/old in decisions/s: min {min(ratios):.1f}x, max {max(ratios):.1f}x")
+        print(f"ratio new/old in decisions/s: min {min(ratios):.1f}x, max {max(ratios):.1f}x "
+              f"(CPU time: min {min(cpu_ratios):.1f}x, max {max(cpu_ratios):.1f}x)")
 
 
 if __name__ == "__main__":
