@@ -19,7 +19,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import overload
 
 from blackpoker.core.model import Origin, Rules, Speed
 from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
@@ -31,11 +33,12 @@ from blackpoker.sim.frames import SETUPS
 from blackpoker.sim.observe import VIEWS
 from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
 from blackpoker.sim.requests import (
+    RequestGroup,
     activation_known,
     check_request,
-    enumerate_requests,
     is_available,
     key_zone,
+    request_groups,
     target_candidates,
     target_valid,
 )
@@ -121,12 +124,54 @@ def is_terminal(state: GameState) -> bool:
 
 def legal_decisions(state: GameState) -> list[Decision]:
     """Every decision the player to act may take: an effect's options, or passing and every legal request."""
+    return list(legal_options(state))
+
+
+def legal_options(state: GameState) -> Sequence[Decision]:
+    """:func:`legal_decisions` as a sequence that makes a request only when it is read (same length and order):
+    a player picking one option of many need not pay for making all of them."""
     if state.winner is not None:
         return []
     if state.pending is not None:
         return [Choose(o) for o in state.pending.options]
     assert state.chance is not None
-    return [Pass(), *enumerate_requests(state, state.chance)]
+    return Options(request_groups(state, state.chance))
+
+
+class Options(Sequence[Decision]):
+    """Passing, then the requests of each group in turn."""
+
+    def __init__(self, groups: list[RequestGroup]) -> None:
+        self._groups = groups
+        self._len = 1 + sum(len(g) for g in groups)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Decision: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Decision]: ...
+
+    def __getitem__(self, index: int | slice) -> Decision | Sequence[Decision]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError(index)
+        if index == 0:
+            return PASS
+        index -= 1
+        for group in self._groups:
+            if index < len(group):
+                return group.request(index)
+            index -= len(group)
+        raise AssertionError("unreachable: the groups hold _len - 1 requests")
+
+
+PASS = Pass()  # decisions are immutable values: one Pass serves every list
 
 
 legal_requests = legal_decisions

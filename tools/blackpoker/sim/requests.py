@@ -430,13 +430,45 @@ def _hand_keys(plan: _Plan, hand: tuple[Card, ...], hand_mask: int) -> tuple[tup
 
 
 def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]:
-    """Every legal request of ``player`` now, with key cards, payment and targets filled in.
+    """Every legal request of ``player`` now, with key cards, payment and targets filled in."""
+    for group in request_groups(state, player):
+        yield from group.requests()
+
+
+@dataclass(frozen=True)
+class RequestGroup:
+    """Legal requests that share an action, key cards and key soldier: one per payment and target, in the order
+    ``for payment: for target``. Self-play picks one request of all; making only that one is cheaper than
+    making every request at every decision."""
+
+    action_id: str
+    keys: tuple[Card, ...]
+    key_character: int | None
+    payments: list[Payment]
+    targets: list[tuple[Target, ...]]
+
+    def __len__(self) -> int:
+        return len(self.payments) * len(self.targets)
+
+    def request(self, index: int) -> RequestAction:
+        pay, target = divmod(index, len(self.targets))
+        return RequestAction(self.action_id, self.keys, self.payments[pay], self.targets[target], self.key_character)
+
+    def requests(self) -> Iterator[RequestAction]:
+        for pay in self.payments:
+            for target in self.targets:
+                yield RequestAction(self.action_id, self.keys, pay, target, self.key_character)
+
+
+def request_groups(state: GameState, player: int) -> list[RequestGroup]:
+    """:func:`enumerate_requests`'s requests, grouped (none of them made yet).
 
     The same requests in the same order as checking every action with :func:`timing_ok`, :func:`activation_ok`,
     :func:`key_choices`, :func:`payments` and :func:`target_candidates`, but each test is done once per action
     (not per key set) and the cheap ones first, so an action that cannot be requested costs a few comparisons."""
+    groups: list[RequestGroup] = []
     if state.chance != player:
-        return
+        return groups
     main = state.turn_player == player and not state.stage
     p = state.players[player]
     hand = p.hand
@@ -493,9 +525,9 @@ def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]
                     pays = [plan.free]
                 if plan.keyed_targets:
                     targets = [(t,) for t in target_candidates(state, player, action, keys)]
-                for pay in pays:
-                    for tg in targets:
-                        yield RequestAction(action.id, keys, pay, tg, key_character)
+                if targets:
+                    groups.append(RequestGroup(action.id, keys, key_character, pays, targets))
+    return groups
 
 
 def _payments(plan: _Plan, hand: tuple[Card, ...], keys: tuple[Card, ...], bulwarks: tuple[tuple[int, ...], ...],

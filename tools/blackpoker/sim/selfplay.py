@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import is_
 
@@ -13,7 +13,7 @@ from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim.abilities import trump_of
 from blackpoker.sim.decisions import Decision, Pass, RequestAction
-from blackpoker.sim.engine import apply, legal_decisions
+from blackpoker.sim.engine import apply, legal_options
 from blackpoker.sim.frame_effects import trump_closed
 from blackpoker.sim.frames import SetupChoice, check_regulation, default_deck
 from blackpoker.sim.setup import new_game
@@ -192,7 +192,7 @@ def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: 
         if state.turn > TURN_CAP:
             stats.failures.append(f"seed {seed}: no winner after {TURN_CAP} turns")
             break
-        options = legal_decisions(state)
+        options = legal_options(state)
         decision = _pick(rng, state, options)
         after = apply(state, decision)
         stats.decisions += 1
@@ -211,11 +211,12 @@ def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: 
     return state
 
 
-def _pick(rng: random.Random, state: GameState, options: list[Decision]) -> Decision:
+def _pick(rng: random.Random, state: GameState, options: Sequence[Decision]) -> Decision:
     """A random legal decision; the turn player with an empty stage passes rarely, so turns move on."""
     if (len(options) > 1 and isinstance(options[0], Pass) and not state.stage and state.chance == state.turn_player
             and rng.random() < 0.9):
-        return rng.choice(options[1:])
+        # rng.choice(options[1:]) without copying the options: choice(seq) and randrange(len(seq)) draw alike
+        return options[1 + rng.randrange(len(options) - 1)]
     return rng.choice(options)
 
 
