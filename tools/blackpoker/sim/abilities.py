@@ -135,10 +135,10 @@ def all_labels(state: GameState, ch: Character) -> frozenset[str]:
     return labels(state.rules, ch) | granted_labels(state, ch)
 
 
-def can_attack(state: GameState, ch: Character) -> bool:
+def can_attack(state: GameState, ch: Character, mods: list[Modifier] | None = None) -> bool:
     """Abilities that forbid or allow attacking; a later (narrower, or newer) one overrides (6.4.2, E6, E7)."""
     allowed = True
-    for mod in modifiers(state):
+    for mod in modifiers(state) if mods is None else mods:
         if mod.can_attack is not None and _applies(mod, ch):
             allowed = mod.can_attack
     return allowed

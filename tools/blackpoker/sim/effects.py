@@ -13,7 +13,7 @@ from dataclasses import replace
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim import ops
-from blackpoker.sim.abilities import all_labels, can_attack, size, soldier_type
+from blackpoker.sim.abilities import all_labels, can_attack, modifiers, size, soldier_type
 from blackpoker.sim.errors import IllegalDecision, NeedChoice
 from blackpoker.sim.requests import target_candidates
 from blackpoker.sim.state import AttackLine, Character, FogCard, GameState, Request, Target, player_name, sort_cards
@@ -126,9 +126,10 @@ def _draw(ctx: Ctx) -> None:
 
 def eligible_attackers(state: GameState, player: int) -> list[Character]:
     out = []
+    mods = modifiers(state)
     for ch in state.players[player].field:
         tags = all_labels(state, ch)
-        if ch.kind != "soldier" or ch.driven or "アタッカー" not in tags or not can_attack(state, ch):
+        if ch.kind != "soldier" or ch.driven or "アタッカー" not in tags or not can_attack(state, ch, mods):
             continue
         if ch.entered_turn == state.turn and "速攻" not in tags:
             continue  # このターン場に出たキャラクターは指定できない (<速攻> を除く)
@@ -139,8 +140,9 @@ def eligible_attackers(state: GameState, player: int) -> list[Character]:
 @effect("attack")
 def _attack(ctx: Ctx) -> None:
     s, chosen = ctx.state, list[int]()
+    eligible = [ch.uid for ch in eligible_attackers(s, ctx.me)]  # the state does not change while choosing
     while True:
-        options: list[object] = [ch.uid for ch in eligible_attackers(s, ctx.me) if ch.uid not in chosen]
+        options: list[object] = [uid for uid in eligible if uid not in chosen]
         pick = ctx.choose(ctx.me, "アタッカーを指定(決定で終了)", [*options, DONE])
         if not isinstance(pick, int):  # 決定, or no attacker left
             break
@@ -148,7 +150,8 @@ def _attack(ctx: Ctx) -> None:
     for uid in chosen:
         s.replace(replace(s.character(uid), driven=True))
     s.attack = tuple(AttackLine(uid) for uid in chosen)
-    ctx.log("アタッカー: " + ("、".join(char_text(s.character(u)) for u in chosen) or "なし"))
+    if s.events is not None:  # format only when recording
+        ctx.log("アタッカー: " + ("、".join(char_text(s.character(u)) for u in chosen) or "なし"))
 
 
 @effect("block")
@@ -156,27 +159,28 @@ def _block(ctx: Ctx) -> None:
     s, defender = ctx.state, ctx.opp
     taken: list[int] = []
     lines = []
+    # the state does not change while choosing: who may block is read once
+    able = [(ch.uid, ch.kind) for ch in s.players[defender].field if not ch.driven and "ブロッカー" in all_labels(s, ch)]
     for line in s.attack:
         blockers: list[int] = []
+        prompt = f"{char_text(s.find(line.attacker))} をブロックするキャラクター(決定で終了)"  # type: ignore[arg-type]
         while True:
             options = []
-            for ch in s.players[defender].field:
-                if ch.uid in taken or ch.driven or "ブロッカー" not in all_labels(s, ch):
+            for uid, kind in able:
+                if uid in taken:
                     continue
-                if ch.kind == "bulwark" and blockers:
+                if kind == "bulwark" and blockers:
                     continue  # only soldiers may block one attacker together
-                options.append(ch.uid)
+                options.append(uid)
             if blockers and s.find(blockers[0]).kind == "bulwark":  # type: ignore[union-attr]
                 options = []
-            attacker = s.find(line.attacker)
-            pick = ctx.choose(defender, f"{char_text(attacker)} をブロックするキャラクター(決定で終了)",  # type: ignore[arg-type]
-                              options + [DONE])
+            pick = ctx.choose(defender, prompt, options + [DONE])
             if pick in (DONE, None):
                 break
             blockers.append(pick)  # type: ignore[arg-type]
             taken.append(pick)  # type: ignore[arg-type]
         lines.append(AttackLine(line.attacker, tuple(blockers)))
-        if blockers:
+        if blockers and s.events is not None:  # format only when recording
             ctx.log(f"{char_text(s.find(line.attacker))} を "  # type: ignore[arg-type]
                     + "、".join(char_text(s.find(b)) for b in blockers) + " がブロック")  # type: ignore[arg-type]
     s.attack = tuple(lines)
