@@ -112,7 +112,8 @@ def _end(ctx: Ctx) -> None:
 def _charge(ctx: Ctx) -> None:
     s = ctx.state
     p = s.players[s.turn_player]
-    p.field = tuple(replace(ch, driven=False) for ch in p.field)
+    # only the driven ones are rebuilt (dataclasses.replace is slow, and a charged one is already as wanted)
+    p.field = tuple(replace(ch, driven=False) if ch.driven else ch for ch in p.field)
     ctx.log(f"{player_name(s.turn_player)} のキャラクターを全てチャージ")
 
 
