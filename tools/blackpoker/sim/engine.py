@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import overload
 
@@ -124,7 +124,8 @@ def is_terminal(state: GameState) -> bool:
 
 def legal_decisions(state: GameState) -> list[Decision]:
     """Every decision the player to act may take: an effect's options, or passing and every legal request."""
-    return list(legal_options(state))
+    options = legal_options(state)
+    return options.all() if isinstance(options, Options) else list(options)
 
 
 def legal_options(state: GameState) -> Sequence[Decision]:
@@ -143,10 +144,20 @@ class Options(Sequence[Decision]):
 
     def __init__(self, groups: list[RequestGroup]) -> None:
         self._groups = groups
-        self._len = 1 + sum(len(g) for g in groups)
+        self._sizes = [len(g) for g in groups]
+        self._len = 1 + sum(self._sizes)
 
     def __len__(self) -> int:
         return self._len
+
+    def __iter__(self) -> Iterator[Decision]:
+        return iter(self.all())
+
+    def all(self) -> list[Decision]:
+        out: list[Decision] = [PASS]
+        for group in self._groups:
+            out += group.requests()
+        return out
 
     @overload
     def __getitem__(self, index: int) -> Decision: ...
@@ -164,10 +175,10 @@ class Options(Sequence[Decision]):
         if index == 0:
             return PASS
         index -= 1
-        for group in self._groups:
-            if index < len(group):
+        for group, size in zip(self._groups, self._sizes, strict=True):
+            if index < size:
                 return group.request(index)
-            index -= len(group)
+            index -= size
         raise AssertionError("unreachable: the groups hold _len - 1 requests")
 
 

@@ -435,29 +435,30 @@ def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]
         yield from group.requests()
 
 
-@dataclass(frozen=True)
 class RequestGroup:
     """Legal requests that share an action, key cards and key soldier: one per payment and target, in the order
     ``for payment: for target``. Self-play picks one request of all; making only that one is cheaper than
-    making every request at every decision."""
+    making every request at every decision. (A plain class with slots, not a frozen dataclass: one is made per
+    action a player may request, at every decision.)"""
 
-    action_id: str
-    keys: tuple[Card, ...]
-    key_character: int | None
-    payments: list[Payment]
-    targets: list[tuple[Target, ...]]
+    __slots__ = ("action_id", "key_character", "keys", "payments", "size", "targets")
+
+    def __init__(self, action_id: str, keys: tuple[Card, ...], key_character: int | None, payments: list[Payment],
+                 targets: list[tuple[Target, ...]]) -> None:
+        self.action_id, self.keys, self.key_character = action_id, keys, key_character
+        self.payments, self.targets = payments, targets
+        self.size = len(payments) * len(targets)
 
     def __len__(self) -> int:
-        return len(self.payments) * len(self.targets)
+        return self.size
 
     def request(self, index: int) -> RequestAction:
         pay, target = divmod(index, len(self.targets))
         return RequestAction(self.action_id, self.keys, self.payments[pay], self.targets[target], self.key_character)
 
-    def requests(self) -> Iterator[RequestAction]:
-        for pay in self.payments:
-            for target in self.targets:
-                yield RequestAction(self.action_id, self.keys, pay, target, self.key_character)
+    def requests(self) -> list[RequestAction]:
+        return [RequestAction(self.action_id, self.keys, pay, target, self.key_character)
+                for pay in self.payments for target in self.targets]
 
 
 def request_groups(state: GameState, player: int) -> list[RequestGroup]:
