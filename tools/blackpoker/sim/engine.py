@@ -1,7 +1,8 @@
 """The core flow of 6.4 ([1]-[16]) with the trigger check of 6.4.1, in the spirit of OpenSpiel's State API.
 
-``legal_decisions(state)`` lists what the player to act may do; ``apply(state, decision)`` returns the next state
-(the given state is never changed). Interpretations, each with the text it rests on:
+``legal_decisions(state)`` lists what the player to act may do (``legal_options(state)``: the same, made only
+as read); ``apply(state, decision)`` returns the next state (the given state is never changed). Interpretations,
+each with the text it rests on:
 
 * 6.4 [16] 「チャンスを持っているプレイヤーからチャンスを持っていないプレイヤーにチャンスを移動します」: after a pass
   that does not end the round, the chance goes to the other player. After the rule system resolves the last request
