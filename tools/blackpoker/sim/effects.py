@@ -112,8 +112,8 @@ def _end(ctx: Ctx) -> None:
 def _charge(ctx: Ctx) -> None:
     s = ctx.state
     p = s.players[s.turn_player]
-    # only the driven ones are rebuilt (dataclasses.replace is slow, and a charged one is already as wanted)
-    p.field = tuple(replace(ch, driven=False) if ch.driven else ch for ch in p.field)
+    # only the driven ones are rebuilt (a charged one is already as wanted)
+    p.field = tuple(ch.with_driven(False) if ch.driven else ch for ch in p.field)
     ctx.log(f"{player_name(s.turn_player)} のキャラクターを全てチャージ")
 
 
@@ -149,7 +149,7 @@ def _attack(ctx: Ctx) -> None:
             break
         chosen.append(pick)
     for uid in chosen:
-        s.replace(replace(s.character(uid), driven=True))
+        s.replace(s.character(uid).with_driven(True))
     s.attack = tuple(AttackLine(uid) for uid in chosen)
     if s.events is not None:  # format only when recording
         ctx.log("アタッカー: " + ("、".join(char_text(s.character(u)) for u in chosen) or "なし"))
@@ -301,7 +301,7 @@ def _down(ctx: Ctx) -> None:
 def _twist(ctx: Ctx) -> None:
     ch = ctx.target_char()
     how = ctx.choose(ctx.me, "ドライブ状態にするかチャージ状態にするか", ("ドライブ", "チャージ"))
-    ctx.state.replace(replace(ch, driven=(how == "ドライブ")))
+    ctx.state.replace(ch.with_driven(how == "ドライブ"))
     ctx.log(f"{char_text(ch)} を{how}状態にする")
 
 
@@ -540,6 +540,6 @@ def _ambush(ctx: Ctx) -> None:
     for ch in p.field:
         if ch.kind == "bulwark":
             ch = replace(ch, kind="soldier", type_id=soldier_type(ch.cards[0].rank), face_up=True)
-        changed.append(replace(ch, driven=False) if ch.kind == "soldier" else ch)
+        changed.append(ch.with_driven(False) if ch.kind == "soldier" else ch)
     p.field = tuple(changed)
     ctx.log(f"{player_name(ctx.me)} の防壁を全て兵士にし、兵士を全てチャージ")

@@ -21,7 +21,7 @@ each with the text it rests on:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import overload
 
 from blackpoker.core.model import Origin, Rules, Speed
@@ -218,7 +218,7 @@ def _request(s: GameState, decision: RequestAction) -> None:
     p = s.players[player]
     pay = decision.payment  # [5] pay the cost in full, then put the key cards down
     for uid in pay.bulwarks:
-        s.replace(replace(s.character(uid), driven=True))
+        s.replace(s.character(uid).with_driven(True))
     zone = key_zone(action)
     hand = list(p.hand)
     for c in (decision.keys if zone == "hand" else ()) + pay.discards:
@@ -228,7 +228,7 @@ def _request(s: GameState, decision: RequestAction) -> None:
     if zone == "rare":  # the rare card goes onto the stage, fully public (特記事項)
         p.rare = tuple(c for c in p.rare if c not in decision.keys)
     if decision.key_character is not None:  # cost K: drive the key soldier
-        s.replace(replace(s.character(decision.key_character), driven=True))
+        s.replace(s.character(decision.key_character).with_driven(True))
     req = Request(s.uid(), action.id, player, decision.keys, pay, decision.targets,
                   key_character=decision.key_character)
     if s.events is not None:  # format only when recording

@@ -17,7 +17,7 @@ from operator import attrgetter
 from blackpoker.core.cards import Card, full_deck
 from blackpoker.core.keycard import KeyCondition
 from blackpoker.core.model import Action, Rules, Trigger
-from blackpoker.sim.abilities import all_labels, face_up_trump_names, face_up_trumps, waives_discard
+from blackpoker.sim.abilities import all_labels, face_up_trump_names, waives_discard
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.errors import IllegalDecision
 from blackpoker.sim.state import GameState, Payment, Request, Target, player_name, sort_cards
@@ -39,13 +39,13 @@ TRUMP_CONDITION = re.compile(r"^あなたの切札に「(?P<name>[^「」]+)」�
 
 
 def activation_holds(state: GameState, player: int, action: Action) -> bool:
-    cond = action.activation_condition
-    if not cond:
-        return True
-    if cond in ACTIVATION:
-        return ACTIVATION[cond](state, player, action.id)
-    m = TRUMP_CONDITION.match(cond)
-    return m is not None and any(t.name == m["name"] for t in face_up_trumps(state, player))
+    hit = _ACTIVATIONS.get(id(action))
+    if hit is None or hit[0] is not action:  # compiled once per action (the trump condition is a regex)
+        hit = _ACTIVATIONS[id(action)] = (action, _compile_activation(action))
+    return hit[1] is None or hit[1](state, player)
+
+
+_ACTIVATIONS: dict[int, tuple[Action, Callable[[GameState, int], bool] | None]] = {}
 
 
 def activation_known(text: str) -> bool:

@@ -43,6 +43,12 @@ class Character:
     def suits(self) -> frozenset[str | None]:
         return frozenset(c.suit for c in self.cards)
 
+    def with_driven(self, driven: bool) -> Character:
+        """This character driven or charged: ``dataclasses.replace(ch, driven=…)`` at half the cost (it inspects
+        the fields at every call; driving and charging happen at most steps)."""
+        return Character(self.uid, self.owner, self.cards, self.kind, self.type_id, driven, self.face_up,
+                         self.entered_turn, self.timestamp)
+
 
 @dataclass(frozen=True)
 class FogCard:
