@@ -319,7 +319,6 @@ class _Plan:
     key_mask: int  # Card.bit of every card some part of ``key`` allows: a hand without enough of them has no key
     key_count: int  # key.card_count
     single: bool  # ``key`` is one card of one plain pattern: every allowed card alone is a key set
-    hand_card: bool  # 防壁設置: any one hand card
     bulwarks: int  # cost B, L, D, S counts
     life: int
     discards: int
@@ -350,7 +349,7 @@ def _plan(action: Action) -> _Plan:
     key = action.key if zone == "hand" and action.id not in HAND_CARD_ACTIONS else None
     mask = 0
     if key is not None:
-        for card in full_deck(2):
+        for card in full_deck(2):  # every card a deck may hold (2.3: 52 cards and at most two Jokers)
             if any(part.allows(card) for part in key.parts):
                 mask |= card.bit
     single = (key is not None and len(key.parts) == 1 and key.parts[0].count == 1 and not key.parts[0].at_least
@@ -358,8 +357,7 @@ def _plan(action: Action) -> _Plan:
     nb, nl, nd, ns = (action.cost.count(x) for x in "BLDS")
     spec = action.target_spec
     return _Plan(action, action.timing.value == "main", _compile_activation(action), zone, key, mask,
-                 key.card_count if key is not None else 0, single,
-                 action.id in HAND_CARD_ACTIONS, nb, nl, nd, ns, action.category == "速攻魔法",
+                 key.card_count if key is not None else 0, single, nb, nl, nd, ns, action.category == "速攻魔法",
                  Payment((), nl, (), ()), spec is not None and spec.same_suit_as_key)
 
 
