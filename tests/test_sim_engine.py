@@ -143,3 +143,24 @@ def test_blackjack_points_follow_ruling() -> None:
 
 def test_life_answer() -> None:
     assert life_answer(7) == "7枚" and life_answer(9) == "9枚" and life_answer(10) == "10枚以上です"
+
+
+@pytest.mark.parametrize(("fmt", "frame"), [("lite", "entry20"), ("mast", None), ("mast", "extra")])
+def test_legal_options_read_like_legal_decisions(rules: Rules, fmt: str, frame: str | None) -> None:
+    """Self-play's lazy options have the length, order and items of legal_decisions, by index, slice and loop."""
+    from blackpoker.sim.engine import legal_options
+    state = new_game(rules, fmt, 5, frame=frame)
+    rng = random.Random(5)
+    seen_many = False
+    for _ in range(300):
+        if state.winner is not None:
+            break
+        listed, lazy = legal_decisions(state), legal_options(state)
+        assert len(lazy) == len(listed) and list(lazy) == listed
+        assert [lazy[i] for i in range(len(listed))] == listed and lazy[-1] == listed[-1]
+        assert list(lazy[1:]) == listed[1:]
+        with pytest.raises(IndexError):
+            lazy[len(listed)]
+        seen_many |= len(listed) > 3
+        state = apply(state, rng.choice(listed))
+    assert seen_many

@@ -38,9 +38,35 @@ class Card:
     rank: int
     index: int = 0
 
-    @property
+    # Derived on first use and kept in the instance (not fields: equality, repr and export see only the three
+    # above): the simulator hashes, compares and sorts cards millions of times, and the generated methods would
+    # build a tuple on every call.
+    @functools.cached_property
     def sort_key(self) -> tuple[str, int, int]:
         return (self.suit or "", self.rank, self.index)
+
+    @functools.cached_property
+    def bit(self) -> int:
+        """A distinct power of two per card (Jokers by index, then C, D, H, S by rank): a set of cards as one int."""
+        if self.suit is None:
+            return 1 << self.index
+        return 1 << (14 * (1 + "CDHS".index(self.suit)) + self.rank + 70 * self.index)
+
+    @functools.cached_property
+    def _hash(self) -> int:
+        return hash(self.sort_key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str | None, int, int]]:
+        # Pickle (process pools) and copy the three fields only: the kept hash depends on the process's hash seed.
+        return Card, (self.suit, self.rank, self.index)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return self is other or self.sort_key == other.sort_key
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):

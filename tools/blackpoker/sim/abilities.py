@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules, Trump
-from blackpoker.sim.state import Character, GameState, Modifier
+from blackpoker.sim.state import Character, GameState, Modifier, TrumpCard
 
 SCOPE_ORDER = {"all": 0, "your": 1, "this": 2}
 
@@ -67,21 +67,54 @@ def labels(rules: Rules, ch: Character) -> frozenset[str]:
 
 def trump_of(rules: Rules, card: Card) -> Trump | None:
     """The trump a face-up 切札 card is (5.3.4: identified by its key card, ♠2 → スラッシュ); None for a card the
-    list does not name (ruling trump-face-up: it has no ability)."""
-    for trump in rules.trumps:
-        if trump.key.zone == "hand" and not trump.key.face_down and trump.key.accepts((card,)):
-            return trump
-    return None
+    list does not name (ruling trump-face-up: it has no ability). Memoised per loaded ruleset: the 兵士起因
+    actions' activation conditions ask at every decision of an エクストラ game."""
+    known = _TRUMP_OF.get(id(rules))
+    if known is None or known[0] is not rules:
+        known = _TRUMP_OF[id(rules)] = (rules, {})
+    if card not in known[1]:
+        known[1][card] = next((trump for trump in rules.trumps if trump.key.zone == "hand"
+                               and not trump.key.face_down and trump.key.accepts((card,))), None)
+    return known[1][card]
+
+
+_TRUMP_OF: dict[int, tuple[Rules, dict[Card, Trump | None]]] = {}
 
 
 def face_up_trumps(state: GameState, player: int) -> list[Trump]:
     """The trumps in force for ``player``: face-up 切札 cards only (ruling trump-face-up)."""
-    out = []
-    for t in state.players[player].trumps:
-        trump = trump_of(state.rules, t.card) if t.face_up else None
-        if trump is not None:
-            out.append(trump)
-    return out
+    return list(_face_up(state, player)[0])
+
+
+def face_up_trump_names(state: GameState, player: int) -> frozenset[str]:
+    """The names of :func:`face_up_trumps` (what 「あなたの切札に「スラッシュ」がある」 asks)."""
+    return _face_up(state, player)[1]
+
+
+_NONE: tuple[tuple[Trump, ...], frozenset[str]] = ((), frozenset())
+
+
+def _face_up(state: GameState, player: int) -> tuple[tuple[Trump, ...], frozenset[str]]:
+    trumps = state.players[player].trumps
+    if not trumps:
+        return _NONE
+    # Memoised on the zone itself (an immutable tuple, replaced whenever a trump turns or leaves), as the
+    # 兵士起因 actions' activation conditions and labels ask at every decision of an エクストラ game.
+    hit = _FACE_UP.get(id(trumps))
+    if hit is None or hit[0] is not trumps or hit[1] is not state.rules:
+        out = []
+        for t in trumps:
+            trump = trump_of(state.rules, t.card) if t.face_up else None
+            if trump is not None:
+                out.append(trump)
+        if len(_FACE_UP) >= 1024:
+            _FACE_UP.clear()
+        # holding the tuple keeps its id unique
+        hit = _FACE_UP[id(trumps)] = (trumps, state.rules, (tuple(out), frozenset(t.name for t in out)))
+    return hit[2]
+
+
+_FACE_UP: dict[int, tuple[tuple[TrumpCard, ...], Rules, tuple[tuple[Trump, ...], frozenset[str]]]] = {}
 
 
 def granted_labels(state: GameState, ch: Character) -> frozenset[str]:
@@ -102,10 +135,10 @@ def all_labels(state: GameState, ch: Character) -> frozenset[str]:
     return labels(state.rules, ch) | granted_labels(state, ch)
 
 
-def can_attack(state: GameState, ch: Character) -> bool:
+def can_attack(state: GameState, ch: Character, mods: list[Modifier] | None = None) -> bool:
     """Abilities that forbid or allow attacking; a later (narrower, or newer) one overrides (6.4.2, E6, E7)."""
     allowed = True
-    for mod in modifiers(state):
+    for mod in modifiers(state) if mods is None else mods:
         if mod.can_attack is not None and _applies(mod, ch):
             allowed = mod.can_attack
     return allowed

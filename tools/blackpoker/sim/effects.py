@@ -13,7 +13,7 @@ from dataclasses import replace
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim import ops
-from blackpoker.sim.abilities import all_labels, can_attack, size, soldier_type
+from blackpoker.sim.abilities import all_labels, can_attack, modifiers, size, soldier_type
 from blackpoker.sim.errors import IllegalDecision, NeedChoice
 from blackpoker.sim.requests import target_candidates
 from blackpoker.sim.state import AttackLine, Character, FogCard, GameState, Request, Target, player_name, sort_cards
@@ -112,7 +112,8 @@ def _end(ctx: Ctx) -> None:
 def _charge(ctx: Ctx) -> None:
     s = ctx.state
     p = s.players[s.turn_player]
-    p.field = tuple(replace(ch, driven=False) for ch in p.field)
+    # only the driven ones are rebuilt (a charged one is already as wanted)
+    p.field = tuple(ch.with_driven(False) if ch.driven else ch for ch in p.field)
     ctx.log(f"{player_name(s.turn_player)} のキャラクターを全てチャージ")
 
 
@@ -126,9 +127,10 @@ def _draw(ctx: Ctx) -> None:
 
 def eligible_attackers(state: GameState, player: int) -> list[Character]:
     out = []
+    mods = modifiers(state)
     for ch in state.players[player].field:
         tags = all_labels(state, ch)
-        if ch.kind != "soldier" or ch.driven or "アタッカー" not in tags or not can_attack(state, ch):
+        if ch.kind != "soldier" or ch.driven or "アタッカー" not in tags or not can_attack(state, ch, mods):
             continue
         if ch.entered_turn == state.turn and "速攻" not in tags:
             continue  # このターン場に出たキャラクターは指定できない (<速攻> を除く)
@@ -139,16 +141,18 @@ def eligible_attackers(state: GameState, player: int) -> list[Character]:
 @effect("attack")
 def _attack(ctx: Ctx) -> None:
     s, chosen = ctx.state, list[int]()
+    eligible = [ch.uid for ch in eligible_attackers(s, ctx.me)]  # the state does not change while choosing
     while True:
-        options: list[object] = [ch.uid for ch in eligible_attackers(s, ctx.me) if ch.uid not in chosen]
+        options: list[object] = [uid for uid in eligible if uid not in chosen]
         pick = ctx.choose(ctx.me, "アタッカーを指定(決定で終了)", [*options, DONE])
         if not isinstance(pick, int):  # 決定, or no attacker left
             break
         chosen.append(pick)
     for uid in chosen:
-        s.replace(replace(s.character(uid), driven=True))
+        s.replace(s.character(uid).with_driven(True))
     s.attack = tuple(AttackLine(uid) for uid in chosen)
-    ctx.log("アタッカー: " + ("、".join(char_text(s.character(u)) for u in chosen) or "なし"))
+    if s.events is not None:  # format only when recording
+        ctx.log("アタッカー: " + ("、".join(char_text(s.character(u)) for u in chosen) or "なし"))
 
 
 @effect("block")
@@ -156,27 +160,28 @@ def _block(ctx: Ctx) -> None:
     s, defender = ctx.state, ctx.opp
     taken: list[int] = []
     lines = []
+    # the state does not change while choosing: who may block is read once
+    able = [(ch.uid, ch.kind) for ch in s.players[defender].field if not ch.driven and "ブロッカー" in all_labels(s, ch)]
     for line in s.attack:
         blockers: list[int] = []
+        prompt = f"{char_text(s.find(line.attacker))} をブロックするキャラクター(決定で終了)"  # type: ignore[arg-type]
         while True:
             options = []
-            for ch in s.players[defender].field:
-                if ch.uid in taken or ch.driven or "ブロッカー" not in all_labels(s, ch):
+            for uid, kind in able:
+                if uid in taken:
                     continue
-                if ch.kind == "bulwark" and blockers:
+                if kind == "bulwark" and blockers:
                     continue  # only soldiers may block one attacker together
-                options.append(ch.uid)
+                options.append(uid)
             if blockers and s.find(blockers[0]).kind == "bulwark":  # type: ignore[union-attr]
                 options = []
-            attacker = s.find(line.attacker)
-            pick = ctx.choose(defender, f"{char_text(attacker)} をブロックするキャラクター(決定で終了)",  # type: ignore[arg-type]
-                              options + [DONE])
+            pick = ctx.choose(defender, prompt, options + [DONE])
             if pick in (DONE, None):
                 break
             blockers.append(pick)  # type: ignore[arg-type]
             taken.append(pick)  # type: ignore[arg-type]
         lines.append(AttackLine(line.attacker, tuple(blockers)))
-        if blockers:
+        if blockers and s.events is not None:  # format only when recording
             ctx.log(f"{char_text(s.find(line.attacker))} を "  # type: ignore[arg-type]
                     + "、".join(char_text(s.find(b)) for b in blockers) + " がブロック")  # type: ignore[arg-type]
     s.attack = tuple(lines)
@@ -296,7 +301,7 @@ def _down(ctx: Ctx) -> None:
 def _twist(ctx: Ctx) -> None:
     ch = ctx.target_char()
     how = ctx.choose(ctx.me, "ドライブ状態にするかチャージ状態にするか", ("ドライブ", "チャージ"))
-    ctx.state.replace(replace(ch, driven=(how == "ドライブ")))
+    ctx.state.replace(ch.with_driven(how == "ドライブ"))
     ctx.log(f"{char_text(ch)} を{how}状態にする")
 
 
@@ -535,6 +540,6 @@ def _ambush(ctx: Ctx) -> None:
     for ch in p.field:
         if ch.kind == "bulwark":
             ch = replace(ch, kind="soldier", type_id=soldier_type(ch.cards[0].rank), face_up=True)
-        changed.append(replace(ch, driven=False) if ch.kind == "soldier" else ch)
+        changed.append(ch.with_driven(False) if ch.kind == "soldier" else ch)
     p.field = tuple(changed)
     ctx.log(f"{player_name(ctx.me)} の防壁を全て兵士にし、兵士を全てチャージ")

@@ -1,7 +1,8 @@
 """The core flow of 6.4 ([1]-[16]) with the trigger check of 6.4.1, in the spirit of OpenSpiel's State API.
 
-``legal_decisions(state)`` lists what the player to act may do; ``apply(state, decision)`` returns the next state
-(the given state is never changed). Interpretations, each with the text it rests on:
+``legal_decisions(state)`` lists what the player to act may do (``legal_options(state)``: the same, made only
+as read); ``apply(state, decision)`` returns the next state (the given state is never changed). Interpretations,
+each with the text it rests on:
 
 * 6.4 [16] 「チャンスを持っているプレイヤーからチャンスを持っていないプレイヤーにチャンスを移動します」: after a pass
   that does not end the round, the chance goes to the other player. After the rule system resolves the last request
@@ -19,7 +20,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import overload
 
 from blackpoker.core.model import Origin, Rules, Speed
 from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
@@ -31,11 +34,12 @@ from blackpoker.sim.frames import SETUPS
 from blackpoker.sim.observe import VIEWS
 from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
 from blackpoker.sim.requests import (
+    RequestGroup,
     activation_known,
-    available_actions,
     check_request,
-    enumerate_requests,
+    is_available,
     key_zone,
+    request_groups,
     target_candidates,
     target_valid,
 )
@@ -146,13 +150,66 @@ def is_terminal(state: GameState) -> bool:
 
 def legal_decisions(state: GameState) -> list[Decision]:
     """Every decision the player to act may take: an effect's options, or passing and every legal request."""
+    options = legal_options(state)
+    return options.all() if isinstance(options, Options) else list(options)
+
+
+def legal_options(state: GameState) -> Sequence[Decision]:
+    """:func:`legal_decisions` as a sequence that makes a request only when it is read (same length and order):
+    a player picking one option of many need not pay for making all of them."""
     if state.winner is not None:
         return []
     if state.pending is not None:
         return [Choose(o) for o in state.pending.options]
     assert state.chance is not None
     # an action the simulator has no effect for (an edition with ``simulated: false``) is never offered
-    return [Pass(), *(r for r in enumerate_requests(state, state.chance) if simulates(r.action_id))]
+    return Options([g for g in request_groups(state, state.chance) if simulates(g.action_id)])
+
+
+class Options(Sequence[Decision]):
+    """Passing, then the requests of each group in turn."""
+
+    def __init__(self, groups: list[RequestGroup]) -> None:
+        self._groups = groups
+        self._sizes = [len(g) for g in groups]
+        self._len = 1 + sum(self._sizes)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[Decision]:
+        return iter(self.all())
+
+    def all(self) -> list[Decision]:
+        out: list[Decision] = [PASS]
+        for group in self._groups:
+            out += group.requests()
+        return out
+
+    @overload
+    def __getitem__(self, index: int) -> Decision: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Decision]: ...
+
+    def __getitem__(self, index: int | slice) -> Decision | Sequence[Decision]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError(index)
+        if index == 0:
+            return PASS
+        index -= 1
+        for group, size in zip(self._groups, self._sizes, strict=True):
+            if index < size:
+                return group.request(index)
+            index -= size
+        raise AssertionError("unreachable: the groups hold _len - 1 requests")
+
+
+PASS = Pass()  # decisions are immutable values: one Pass serves every list
 
 
 legal_requests = legal_decisions
@@ -189,7 +246,7 @@ def _request(s: GameState, decision: RequestAction) -> None:
     p = s.players[player]
     pay = decision.payment  # [5] pay the cost in full, then put the key cards down
     for uid in pay.bulwarks:
-        s.replace(replace(s.character(uid), driven=True))
+        s.replace(s.character(uid).with_driven(True))
     zone = key_zone(action)
     hand = list(p.hand)
     for c in (decision.keys if zone == "hand" else ()) + pay.discards:
@@ -199,10 +256,11 @@ def _request(s: GameState, decision: RequestAction) -> None:
     if zone == "rare":  # the rare card goes onto the stage, fully public (特記事項)
         p.rare = tuple(c for c in p.rare if c not in decision.keys)
     if decision.key_character is not None:  # cost K: drive the key soldier
-        s.replace(replace(s.character(decision.key_character), driven=True))
+        s.replace(s.character(decision.key_character).with_driven(True))
     req = Request(s.uid(), action.id, player, decision.keys, pay, decision.targets,
                   key_character=decision.key_character)
-    s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + _request_detail(s, req))
+    if s.events is not None:  # format only when recording
+        s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + _request_detail(s, req))
     if pay.life:
         damage(s, player, pay.life)
     for uid in pay.sacrifices:
@@ -226,7 +284,7 @@ def _queue_traps(s: GameState, req: Request) -> bool:
     number to your rare card, triggers 罠カウンター with the rare card as its key, targeting that request. By
     ruling trap-counter-immune, a request that counters cannot target does not trigger it."""
     trap_id = "trap-counter"
-    if trap_id not in {a.id for a in available_actions(s)}:
+    if not is_available(s, trap_id):
         return False
     owner = s.other(req.controller)
     p = s.players[owner]
@@ -278,7 +336,8 @@ def target_text(s: GameState, kind: str, ref: int) -> str:
 def _pass(s: GameState) -> None:
     player = s.chance
     assert player is not None
-    s.log(f"{player_name(player)}: パス")
+    if s.events is not None:  # format only when recording
+        s.log(f"{player_name(player)}: パス")
     if player not in s.passes:  # [11]
         s.passes += (player,)
     if len(s.passes) < len(s.players):  # [12] → [16]
@@ -329,12 +388,13 @@ def _resolve(s: GameState, req: Request, where: str, choices: tuple[object, ...]
     work = s.clone()
     ctx = Ctx(work, req, choices)
     action = s.rules.action(req.action_id)
-    failure = next((f for f in (target_valid(work, req, t) for t in req.targets) if f), None)
+    failure = next((f for f in (target_valid(work, req, t) for t in req.targets) if f), None) if req.targets else None
     try:
         if failure is None:
-            work.log(f"解決: 「{action.name}」({player_name(req.controller)})")
+            if work.events is not None:  # format only when recording
+                work.log(f"解決: 「{action.name}」({player_name(req.controller)})")
             EFFECTS[req.action_id](ctx)
-        else:
+        elif work.events is not None:  # format only when recording
             work.log(f"解決: 「{action.name}」({player_name(req.controller)}) — {failure}ため効果を発揮しない")
     except NeedChoice as need:
         snapshot = s.clone()
@@ -364,30 +424,46 @@ def _win_check(s: GameState) -> bool:
     return False
 
 
+_KINDS: dict[int, tuple[Rules, dict[str, tuple[str, str]]]] = {}
+
+
+def _trigger_kinds(rules: Rules) -> dict[str, tuple[str, str]]:
+    """Every action's (speed, timing), by id, memoised per ruleset: the trigger check looks them up for every
+    buffered request in each of its eight passes."""
+    hit = _KINDS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = _KINDS[id(rules)] = (rules, {a.id: (a.speed.value, a.timing.value) for a in rules.actions})
+    return hit[1]
+
+
 def _run_triggers(s: GameState) -> bool:
     """6.4.1: empty the buffer; False when a triggered effect waits for a decision."""
+    kinds = _trigger_kinds(s.rules)
     while s.buffer and s.winner is None:
         for speed in ("instant", "normal"):  # [6-3] … [6-7], then [6-8] … [6-12]
             for player in s.order():
                 for timing in ("main", "quick"):
+                    kind = (speed, timing)
                     while s.winner is None:
-                        req = next((r for r in s.buffer if r.controller == player
-                                    and s.rules.action(r.action_id).speed.value == speed
-                                    and s.rules.action(r.action_id).timing.value == timing), None)
+                        req = next((r for r in s.buffer if r.controller == player and kinds[r.action_id] == kind),
+                                   None)
                         if req is None:
                             break
                         s.buffer = tuple(r for r in s.buffer if r.uid != req.uid)
                         name = s.rules.action(req.action_id).name
                         if speed == "instant":
-                            s.log(f"誘発: 「{name}」({player_name(player)})")
+                            if s.events is not None:  # format only when recording
+                                s.log(f"誘発: 「{name}」({player_name(player)})")
                             if not _resolve(s, req, "trigger"):
                                 return False
                             _win_check(s)
                         elif timing == "main" and s.stage:  # [6-10-6]
                             s.resolved += (f"{name}({player_name(player)}) 破棄",)
                             s.players[req.controller].graveyard += req.keys
-                            s.log(f"誘発: 「{name}」— ステージが空でないため破棄")
+                            if s.events is not None:  # format only when recording
+                                s.log(f"誘発: 「{name}」— ステージが空でないため破棄")
                         else:
-                            s.log(f"誘発: 「{name}」({player_name(player)})をステージに追加")
+                            if s.events is not None:  # format only when recording
+                                s.log(f"誘発: 「{name}」({player_name(player)})をステージに追加")
                             s.stage += (req,)
     return True

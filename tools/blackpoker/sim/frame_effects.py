@@ -7,8 +7,6 @@ was done by paying cost K, and 「ドライブできた場合」 holds when the 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from blackpoker.sim import ops
 from blackpoker.sim.abilities import size
 from blackpoker.sim.effects import Ctx, effect, negate, place_fog
@@ -150,7 +148,7 @@ def _negotiate(ctx: Ctx) -> None:
     if _key_soldier(ctx) is None:
         return
     target = ctx.target_char()
-    ctx.state.replace(replace(target, driven=True))
+    ctx.state.replace(target.with_driven(True))
     ctx.log(f"{char_text(target)} をドライブする")
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from blackpoker.core.cards import Card, parse_card
+from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.core.model import Frame, Rules
 from blackpoker.sim.errors import SimError
 from blackpoker.sim.state import GameState, TrumpCard, player_name, sort_cards
@@ -72,7 +73,7 @@ def check_deck(rules: Rules, frame: Frame | None, deck: Iterable[Card], owner: s
         return
     label = f"5.3.1 {frame.name} のデッキ条件「{frame.deck.text}」"
     if frame.deck.cards:
-        wanted = {parse_card(t) for t in frame.deck.cards}
+        wanted = set(_parsed_deck(frame.deck.cards))
         extra, missing = set(cards) - wanted, wanted - set(cards)
         if extra or missing:
             parts = ([f"使えないカード {card_list(sort_cards(extra))}"] if extra else []) + \
@@ -84,10 +85,19 @@ def check_deck(rules: Rules, frame: Frame | None, deck: Iterable[Card], owner: s
 
 def default_deck(rules: Rules, frame: Frame | None) -> tuple[Card, ...]:
     """The deck a player brings when none is given: the frame's fixed cards, else one whole pack of 54."""
-    from blackpoker.core.cards import full_deck
     if frame is not None and frame.deck is not None and frame.deck.cards:
-        return tuple(parse_card(t) for t in frame.deck.cards)
-    return full_deck(2)
+        return _parsed_deck(frame.deck.cards)
+    return _FULL_DECK
+
+
+# Cards are immutable values, so every game may share the same objects (self-play sets up a game every few
+# hundred decisions; parsing a frame's card list each time was a tenth of a short エントリー20 game).
+_FULL_DECK = full_deck(2)
+
+
+@lru_cache(maxsize=16)
+def _parsed_deck(texts: tuple[str, ...]) -> tuple[Card, ...]:
+    return tuple(parse_card(t) for t in texts)
 
 
 # --- the steps ----------------------------------------------------------------------------------------

@@ -8,14 +8,16 @@ loaded model; only the activation-condition texts are mapped to code (``ACTIVATI
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, product
+from operator import attrgetter
 
-from blackpoker.core.cards import Card
+from blackpoker.core.cards import Card, full_deck
 from blackpoker.core.keycard import KeyCondition
 from blackpoker.core.model import Action, Rules, Trigger
-from blackpoker.sim.abilities import all_labels, face_up_trumps, waives_discard
+from blackpoker.sim.abilities import all_labels, face_up_trump_names, waives_discard
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.errors import IllegalDecision
 from blackpoker.sim.state import GameState, Payment, Request, Target, player_name, sort_cards
@@ -37,13 +39,13 @@ TRUMP_CONDITION = re.compile(r"^あなたの切札に「(?P<name>[^「」]+)」�
 
 
 def activation_holds(state: GameState, player: int, action: Action) -> bool:
-    cond = action.activation_condition
-    if not cond:
-        return True
-    if cond in ACTIVATION:
-        return ACTIVATION[cond](state, player, action.id)
-    m = TRUMP_CONDITION.match(cond)
-    return m is not None and any(t.name == m["name"] for t in face_up_trumps(state, player))
+    hit = _ACTIVATIONS.get(id(action))
+    if hit is None or hit[0] is not action:  # compiled once per action (the trump condition is a regex)
+        hit = _ACTIVATIONS[id(action)] = (action, _compile_activation(action))
+    return hit[1] is None or hit[1](state, player)
+
+
+_ACTIVATIONS: dict[int, tuple[Action, Callable[[GameState, int], bool] | None]] = {}
 
 
 def activation_known(text: str) -> bool:
@@ -243,31 +245,30 @@ def check_request(state: GameState, player: int, req: RequestAction) -> None:
         action = rules.action(req.action_id)
     except KeyError:
         raise IllegalDecision(f"4.3.1: アクション '{req.action_id}' はありません") from None
-    where = _where(state)
-    if action not in available_actions(state):
+    if not is_available(state, action.id):
         raise IllegalDecision(f"3.2: 「{action.name}」はこの対戦レギュレーション({regulation_name(state)})"
-                              "では起こせません", where)
+                              "では起こせません", _where(state))
     if action.trigger is Trigger.TRIGGERED:
-        raise IllegalDecision(f"2.10.1: 「{action.name}」はトリガーが誘発のため、プレイヤーは起こせません", where)
+        raise IllegalDecision(f"2.10.1: 「{action.name}」はトリガーが誘発のため、プレイヤーは起こせません", _where(state))
     for problem in (timing_ok(state, player, action), activation_ok(state, player, action)):
         if problem:
-            raise IllegalDecision(problem, where)
-    _check_keys(state, player, action, req, where)
+            raise IllegalDecision(problem, _where(state))
+    _check_keys(state, player, action, req)
     problem = check_payment(state, player, action, req.keys, req.payment)
     if problem:
-        raise IllegalDecision(problem, where)
+        raise IllegalDecision(problem, _where(state))
     spec = action.target_spec
     if spec is None:
         if req.targets:
-            raise IllegalDecision(f"2.10.1: 「{action.name}」に対象はありません", where)
+            raise IllegalDecision(f"2.10.1: 「{action.name}」に対象はありません", _where(state))
         return
     legal = target_candidates(state, player, action, req.keys)
     if not legal:
         raise IllegalDecision("2.10.3: 対象を指定できないアクションは起こせません"
-                              f"(「{action.name}」の対象: {action.target})", where)
+                              f"(「{action.name}」の対象: {action.target})", _where(state))
     if len(req.targets) != spec.count or any(t not in legal for t in req.targets):
         raise IllegalDecision(f"2.10.3: 対象は「{action.target}」を満たす必要があります"
-                              "(アクションは自分自身を対象にできません)", where)
+                              "(アクションは自分自身を対象にできません)", _where(state))
 
 
 def regulation_name(state: GameState) -> str:
@@ -276,55 +277,269 @@ def regulation_name(state: GameState) -> str:
     return f"{name} + {state.rules.frame(state.frame).name}" if state.frame else name
 
 
-def _check_keys(state: GameState, player: int, action: Action, req: RequestAction, where: str) -> None:
+def _check_keys(state: GameState, player: int, action: Action, req: RequestAction) -> None:
     zone = key_zone(action)
     if zone == "field":  # 兵士起因: the key card is a soldier on your field, driven as cost K
         if req.keys:
-            raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士です(手札のカードではありません)", where)
+            raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士です(手札のカードではありません)", _where(state))
         if req.key_character not in key_soldiers(state, player, action):
             raise IllegalDecision(f"2.10.1: キーカードは「{action.key_card}」(チャージ状態、コスト K でドライブ)"
-                                  "を満たす自分の兵士です", where)
+                                  "を満たす自分の兵士です", _where(state))
         return
     if req.key_character is not None:
-        raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士ではありません", where)
+        raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士ではありません", _where(state))
     if zone == "rare":  # ruling rare-card-key
         if len(req.keys) != 1 or req.keys[0] not in state.players[player].rare:
-            raise IllegalDecision(f"「{action.name}」のキーカードは自分のレアカード1枚です(裁定 rare-card-key)", where)
+            raise IllegalDecision(f"「{action.name}」のキーカードは自分のレアカード1枚です(裁定 rare-card-key)", _where(state))
         return
     hand = list(state.players[player].hand)
     for c in req.keys:
         if c not in hand:
-            raise IllegalDecision(f"2.10.3: キーカード {c} は手札にありません", where)
+            raise IllegalDecision(f"2.10.3: キーカード {c} は手札にありません", _where(state))
         hand.remove(c)
     if action.id in HAND_CARD_ACTIONS:
         if len(req.keys) != 1:
-            raise IllegalDecision(f"「{action.name}」: 手札からカード1枚を選びます", where)
+            raise IllegalDecision(f"「{action.name}」: 手札からカード1枚を選びます", _where(state))
     elif action.key is not None and not action.key.accepts(req.keys):
-        raise IllegalDecision(f"2.10.1: キーカードが条件「{action.key_card}」に合いません", where)
+        raise IllegalDecision(f"2.10.1: キーカードが条件「{action.key_card}」に合いません", _where(state))
     elif action.key is None and req.keys:
-        raise IllegalDecision(f"2.10.1: 「{action.name}」にキーカードはありません", where)
+        raise IllegalDecision(f"2.10.1: 「{action.name}」にキーカードはありません", _where(state))
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What :func:`enumerate_requests` needs of one requestable action, read from the model once per regulation
+    (the model does not change during a game; reading it again at every decision was most of the engine's time)."""
+
+    action: Action
+    main: bool  # タイミング メイン: needs the turn and an empty stage
+    activation: Callable[[GameState, int], bool] | None  # 起動条件, compiled; None: none
+    zone: str  # key_zone(action)
+    key: KeyCondition | None  # a hand key condition (None for rare, field and keyless actions, and 防壁設置)
+    key_mask: int  # Card.bit of every card some part of ``key`` allows: a hand without enough of them has no key
+    key_count: int  # key.card_count
+    single: bool  # ``key`` is one card of one plain pattern: every allowed card alone is a key set
+    bulwarks: int  # cost B, L, D, S counts
+    life: int
+    discards: int
+    sacrifices: int
+    quick_magic: bool  # a 速攻魔法, whose cost D 魔術士 waives (waives_discard)
+    free: Payment  # the only payment when there is no B, D or S to choose
+    keyed_targets: bool  # the targets depend on the key cards (same suit as the key)
+    key_sets: dict[int, tuple[tuple[Card, ...], ...]] = field(default_factory=dict, compare=False)  # by pool mask
+
+
+def _compile_activation(action: Action) -> Callable[[GameState, int], bool] | None:
+    cond = action.activation_condition
+    if not cond:
+        return None
+    action_id = action.id
+    if cond in ACTIVATION:
+        check = ACTIVATION[cond]
+        return lambda s, p: check(s, p, action_id)
+    m = TRUMP_CONDITION.match(cond)
+    if m is None:
+        return lambda s, p: False
+    name = m["name"]
+    return lambda s, p: name in face_up_trump_names(s, p)
+
+
+def _plan(action: Action) -> _Plan:
+    zone = key_zone(action)
+    key = action.key if zone == "hand" and action.id not in HAND_CARD_ACTIONS else None
+    mask = 0
+    if key is not None:
+        for card in full_deck(2):  # every card a deck may hold (2.3: 52 cards and at most two Jokers)
+            if any(part.allows(card) for part in key.parts):
+                mask |= card.bit
+    single = (key is not None and len(key.parts) == 1 and key.parts[0].count == 1 and not key.parts[0].at_least
+              and not key.parts[0].same_suit and not key.parts[0].same_rank)
+    nb, nl, nd, ns = (action.cost.count(x) for x in "BLDS")
+    spec = action.target_spec
+    return _Plan(action, action.timing.value == "main", _compile_activation(action), zone, key, mask,
+                 key.card_count if key is not None else 0, single, nb, nl, nd, ns, action.category == "速攻魔法",
+                 Payment((), nl, (), ()), spec is not None and spec.same_suit_as_key)
+
+
+_KEY_SETS_KEPT = 4096  # memoised hands per table; hands repeat across decisions and games, but not without bound
+
+
+@dataclass(frozen=True)
+class _Plans:
+    every: tuple[_Plan, ...]  # the regulation's requestable (not triggered) actions in list order
+    quick: tuple[_Plan, ...]  # the same without the main-timing ones (a player without the turn or with a
+    # request on the stage has only these; most decisions are such)
+    ids: frozenset[str]  # the ids of every available action, triggered ones included (3.2)
+    # (main timing possible, hand as Card.bit sum) → the plans whose key cards that hand can hold: a hand stays
+    # the same for many decisions, so most actions are ruled out by one dictionary look-up
+    by_hand: dict[tuple[bool, int], tuple[_Plan, ...]] = field(default_factory=dict, compare=False)
+
+    def for_hand(self, main: bool, hand_mask: int) -> tuple[_Plan, ...]:
+        hit = self.by_hand.get((main, hand_mask))
+        if hit is None:
+            hit = tuple(plan for plan in (self.every if main else self.quick)
+                        if not plan.key_mask or (hand_mask & plan.key_mask).bit_count() >= plan.key_count)
+            if len(self.by_hand) >= _KEY_SETS_KEPT:
+                self.by_hand.clear()
+            self.by_hand[main, hand_mask] = hit
+        return hit
+
+
+_PLANS: dict[tuple[int, str, str | None], tuple[Rules, _Plans]] = {}
+
+
+def _plans(state: GameState) -> _Plans:
+    """The regulation's actions, compiled; memoised per loaded ruleset."""
+    key = (id(state.rules), state.format, state.frame)
+    hit = _PLANS.get(key)
+    if hit is None or hit[0] is not state.rules:
+        actions = available_actions(state)
+        plans = tuple(_plan(a) for a in actions if a.trigger is not Trigger.TRIGGERED)
+        hit = _PLANS[key] = (state.rules, _Plans(plans, tuple(p for p in plans if not p.main),
+                                                 frozenset(a.id for a in actions)))
+    return hit[1]
+
+
+def is_available(state: GameState, action_id: str) -> bool:
+    """Whether the regulation has this action (3.2), without comparing whole Action records."""
+    return action_id in _plans(state).ids
+
+
+_BY_ORDER = attrgetter("sort_key")
+
+
+def _hand_keys(plan: _Plan, hand: tuple[Card, ...], hand_mask: int) -> tuple[tuple[Card, ...], ...]:
+    """key_choices for a hand key condition, from the cards it allows only (the same sets in the same order)."""
+    assert plan.key is not None
+    mask = hand_mask & plan.key_mask
+    if mask.bit_count() < plan.key_count:
+        return ()
+    hit = plan.key_sets.get(mask)
+    if hit is None:
+        pool = sorted({c for c in hand if c.bit & mask}, key=_BY_ORDER)
+        if plan.single:
+            hit = tuple((c,) for c in pool)
+        else:
+            hit = tuple(combo for combo in combinations(pool, plan.key_count) if plan.key.accepts(combo))
+        if len(plan.key_sets) >= _KEY_SETS_KEPT:
+            plan.key_sets.clear()
+        plan.key_sets[mask] = hit
+    return hit
 
 
 def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]:
     """Every legal request of ``player`` now, with key cards, payment and targets filled in."""
-    for action in available_actions(state):
-        if action.trigger is Trigger.TRIGGERED:
+    for group in request_groups(state, player):
+        yield from group.requests()
+
+
+class RequestGroup:
+    """Legal requests that share an action, key cards and key soldier: one per payment and target, in the order
+    ``for payment: for target``. Self-play picks one request of all; making only that one is cheaper than
+    making every request at every decision. (A plain class with slots, not a frozen dataclass: one is made per
+    action a player may request, at every decision.)"""
+
+    __slots__ = ("action_id", "key_character", "keys", "payments", "size", "targets")
+
+    def __init__(self, action_id: str, keys: tuple[Card, ...], key_character: int | None, payments: list[Payment],
+                 targets: list[tuple[Target, ...]]) -> None:
+        self.action_id, self.keys, self.key_character = action_id, keys, key_character
+        self.payments, self.targets = payments, targets
+        self.size = len(payments) * len(targets)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def request(self, index: int) -> RequestAction:
+        pay, target = divmod(index, len(self.targets))
+        return RequestAction(self.action_id, self.keys, self.payments[pay], self.targets[target], self.key_character)
+
+    def requests(self) -> list[RequestAction]:
+        return [RequestAction(self.action_id, self.keys, pay, target, self.key_character)
+                for pay in self.payments for target in self.targets]
+
+
+def request_groups(state: GameState, player: int) -> list[RequestGroup]:
+    """:func:`enumerate_requests`'s requests, grouped (none of them made yet).
+
+    The same requests in the same order as checking every action with :func:`timing_ok`, :func:`activation_ok`,
+    :func:`key_choices`, :func:`payments` and :func:`target_candidates`, but each test is done once per action
+    (not per key set) and the cheap ones first, so an action that cannot be requested costs a few comparisons."""
+    groups: list[RequestGroup] = []
+    if state.chance != player:
+        return groups
+    main = state.turn_player == player and not state.stage
+    p = state.players[player]
+    hand = p.hand
+    hand_mask = 0
+    for c in hand:
+        hand_mask |= c.bit
+    life = len(p.life)
+    magician: bool | None = None
+    for plan in _plans(state).for_hand(main, hand_mask):
+        if plan.life > life:
             continue
-        if timing_ok(state, player, action) or activation_ok(state, player, action):
+        if plan.activation is not None and not plan.activation(state, player):
             continue
-        key_chars: list[int | None] = [*key_soldiers(state, player, action)] if key_zone(action) == "field" else [None]
+        action = plan.action
+        bulwarks: tuple[tuple[int, ...], ...] = ((),)
+        if plan.bulwarks:
+            bulwarks = tuple(combinations(sorted(ch.uid for ch in p.field if ch.kind == "bulwark" and not ch.driven),
+                                          plan.bulwarks))
+            if not bulwarks:
+                continue
+        sacrifices: tuple[tuple[int, ...], ...] = ((),)
+        if plan.sacrifices:
+            sacrifices = tuple(combinations(sorted(ch.uid for ch in p.field), plan.sacrifices))
+            if not sacrifices:
+                continue
+        discards = plan.discards
+        if discards and plan.quick_magic:
+            if magician is None:
+                magician = any(ch.type_id == "magician" and ch.kind == "soldier" for ch in p.field)
+            if magician:
+                discards = 0
+        if discards > len(hand):
+            continue
+        if plan.zone == "field":
+            key_chars: list[int | None] = [*key_soldiers(state, player, action)]
+            key_sets: Sequence[tuple[Card, ...]] = ((),)
+        else:
+            key_chars = [None]
+            key_sets = _hand_keys(plan, hand, hand_mask) if plan.key else key_choices(state, player, action)
+        if not key_chars or not key_sets:
+            continue
+        targets: list[tuple[Target, ...]] = [()]
+        if action.target_spec is not None and not plan.keyed_targets:
+            targets = [(t,) for t in target_candidates(state, player, action, ())]
+            if not targets:
+                continue
         for key_character in key_chars:
-            for keys in key_choices(state, player, action):
-                pays = payments(state, player, action, keys)
-                if not pays:
-                    continue
-                if action.target_spec is None:
-                    targets: list[tuple[Target, ...]] = [()]
+            for keys in key_sets:
+                if discards or plan.bulwarks or plan.sacrifices:
+                    pays = _payments(plan, hand, keys, bulwarks, discards, sacrifices)
+                    if not pays:
+                        continue
                 else:
+                    pays = [plan.free]
+                if plan.keyed_targets:
                     targets = [(t,) for t in target_candidates(state, player, action, keys)]
-                for pay in pays:
-                    for tg in targets:
-                        yield RequestAction(action.id, keys, pay, tg, key_character)
+                if targets:
+                    groups.append(RequestGroup(action.id, keys, key_character, pays, targets))
+    return groups
+
+
+def _payments(plan: _Plan, hand: tuple[Card, ...], keys: tuple[Card, ...], bulwarks: tuple[tuple[int, ...], ...],
+              discards: int, sacrifices: tuple[tuple[int, ...], ...]) -> list[Payment]:
+    """:func:`payments` with the bulwark and sacrifice choices already listed."""
+    d_opts: Iterable[tuple[Card, ...]] = ((),)
+    if discards:
+        rest = list(hand)
+        for k in keys:
+            if k in rest:  # a rare card key is not in the hand
+                rest.remove(k)
+        d_opts = list(combinations(sort_cards(rest), discards))
+    return [Payment(b, plan.life, d, s) for b, d, s in product(bulwarks, d_opts, sacrifices)]
 
 
 def target_valid(state: GameState, req: Request, target: Target) -> str | None:

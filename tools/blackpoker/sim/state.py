@@ -8,10 +8,10 @@ a clone costs a few microseconds and no copy can leak a change into another.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from blackpoker.core.cards import JOKER, Card
 from blackpoker.core.model import Rules
@@ -42,6 +42,12 @@ class Character:
     @property
     def suits(self) -> frozenset[str | None]:
         return frozenset(c.suit for c in self.cards)
+
+    def with_driven(self, driven: bool) -> Character:
+        """This character driven or charged: ``dataclasses.replace(ch, driven=…)`` at half the cost (it inspects
+        the fields at every call; driving and charging happen at most steps)."""
+        return Character(self.uid, self.owner, self.cards, self.kind, self.type_id, driven, self.face_up,
+                         self.entered_turn, self.timestamp)
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,11 @@ class Player:
     trumps: tuple[TrumpCard, ...] = ()  # エクストラ's 切札
     deck: frozenset[Card] = frozenset()  # every card the player brought (for the one-zone invariant)
 
+    def clone(self) -> Player:
+        new = object.__new__(Player)
+        new.__dict__ = self.__dict__.copy()  # every field is immutable: a shallow copy is a full one
+        return new
+
 
 @dataclass
 class GameState:
@@ -173,10 +184,14 @@ class GameState:
     events: list[str] | None = field(default=None)  # Japanese play-by-play, when recording
 
     def clone(self) -> GameState:
-        new = copy.copy(self)
-        new.players = [copy.copy(p) for p in self.players]
+        # A shallow copy of the instance dict, not copy.copy: the engine clones several times per decision and
+        # copy.copy's generic __reduce_ex__ path cost more than the rest of a pass.
+        new = object.__new__(GameState)
+        fields = self.__dict__.copy()
+        fields["players"] = [p.clone() for p in self.players]
         if self.events is not None:
-            new.events = list(self.events)
+            fields["events"] = list(self.events)
+        new.__dict__ = fields
         return new
 
     # --- helpers -------------------------------------------------------------------------------
@@ -190,6 +205,8 @@ class GameState:
         return random.Random(self.seed * 1_000_003 + self.rng_count)
 
     def log(self, line: str) -> None:
+        """Record a play-by-play line (hot paths test ``events is not None`` first, so that self-play, which
+        does not record, never formats the text)."""
         if self.events is not None:
             self.events.append(line)
 
@@ -250,7 +267,10 @@ class GameState:
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(set(cards))
+    return sorted(set(cards), key=_CARD_ORDER)  # Card's order, by its kept sort key (no Python __lt__ per comparison)
+
+
+_CARD_ORDER = attrgetter("sort_key")
 
 
 def player_name(index: int | None) -> str:
