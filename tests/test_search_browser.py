@@ -53,24 +53,31 @@ def served(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathF
 
 
 @pytest.fixture(scope="module")
-def search(served: tuple[Path, str]) -> Iterator[Any]:
+def chromium() -> Iterator[Any]:
+    """One Playwright and one browser for the module (the sync API cannot be started twice at once)."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    _, root = served
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        page = browser.new_page()
-        # the hits' passages are fetched page by page: not needed to rank them
-        page.route(re.compile(r".*\.html$"), lambda route: route.fulfill(body="") if "search.html" not in route.request.url
-                   else route.continue_())
-
-        def hits(query: str) -> list[str]:
-            page.goto(root + "search.html?q=" + query)
-            page.wait_for_selector("#search-results .search-summary:not(:empty)")
-            return [str(a) for a in page.eval_on_selector_all("#search-results ul.search li > a",
-                                                             "els => els.map(e => e.getAttribute('href'))")]
-
-        yield hits
+        yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def search(served: tuple[Path, str], chromium: Any) -> Iterator[Any]:
+    _, root = served
+    page = chromium.new_page()
+    # the hits' passages are fetched page by page: not needed to rank them
+    page.route(re.compile(r".*\.html$"), lambda route: route.fulfill(body="") if "search.html" not in route.request.url
+               else route.continue_())
+
+    def hits(query: str) -> list[str]:
+        page.goto(root + "search.html?q=" + query)
+        page.wait_for_selector("#search-results .search-summary:not(:empty)")
+        return [str(a) for a in page.eval_on_selector_all("#search-results ul.search li > a",
+                                                         "els => els.map(e => e.getAttribute('href'))")]
+
+    yield hits
+    page.close()
 
 
 def _places(rules: Rules) -> list[tuple[str, str]]:
@@ -110,18 +117,16 @@ def test_the_first_half_of_an_entry_s_name_finds_it(rules: Rules, search: Any) -
     assert missing == {}
 
 
-def test_a_hit_s_passage_reads_the_names_without_their_readings(rules: Rules, served: tuple[Path, str]) -> None:
+def test_a_hit_s_passage_reads_the_names_without_their_readings(rules: Rules, served: tuple[Path, str],
+                                                                chromium: Any) -> None:
     """Sphinx's passage under a hit is the page's text: without bp-search.js a name's ruby reading is glued to
     it (「世代交代せだいこうたい」). If Sphinx renames or stops using Search.htmlToText, this fails."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     change = rules.action("generation-change")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        page = browser.new_page()
-        page.goto(served[1] + "search.html?q=" + change.name)
-        page.wait_for_selector("#search-results p.context")
-        passages = page.eval_on_selector_all("#search-results p.context", "els => els.map(e => e.textContent)")
-        browser.close()
+    page = chromium.new_page()
+    page.goto(served[1] + "search.html?q=" + change.name)
+    page.wait_for_selector("#search-results p.context")
+    passages = page.eval_on_selector_all("#search-results p.context", "els => els.map(e => e.textContent)")
+    page.close()
     assert any(change.name in p for p in passages), passages
     glued = [p for p in passages if change.reading in p]
     assert glued == [], glued
