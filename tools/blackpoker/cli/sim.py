@@ -295,8 +295,7 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
     else:
         summaries = run_local(definitions, specs, workers or default_workers())
     meta = {"policies": list(pair), "games_per_regulation": games, "seed": seed,
-            "regulations": list(regulations), "ruleset": rules.edition.version,
-            "description": f"方針 {pair[0]} 対 {pair[1]}、各対戦レギュレーション {games} ゲーム(シード {seed} から)。"}
+            "regulations": list(regulations), "ruleset": rules.edition.version}
     try:
         summary = write_study(out_dir, rules, summaries, meta)
     except OSError as exc:

@@ -80,7 +80,8 @@ def run_dask(definitions: str, specs: list[GameSpec], scheduler: str, progress: 
 
 def write_study(out: Path, rules: Rules, games: list[GameSummary], meta: dict[str, Any]) -> dict[str, Any]:
     """Sum the games up and write report.html, study.json, games.csv and actions.csv into ``out``."""
-    from blackpoker.render.balance import write_report
+    from blackpoker.render.balance import report_files
     summary = summarize(rules, games)
-    write_report(lambda name, text: write_atomic(out / name, text), summary, games, meta)
+    for name, text in report_files(summary, games, meta).items():
+        write_atomic(out / name, text)
     return summary

@@ -43,8 +43,8 @@ def win_rates(regs: list[dict[str, Any]]) -> str:
     for offset, key, label, color in ((-0.18, "first_player", "先攻", "#1f5fa8"), (0.18, "second_player", "後攻", "#d0662c")):
         xs = [i + offset for i in range(len(regs))]
         ys = [r[key]["rate"] for r in regs]
-        err = [[y - r[key]["low"] for y, r in zip(ys, regs, strict=True)],
-               [r[key]["high"] - y for y, r in zip(ys, regs, strict=True)]]
+        err = [[max(0.0, y - r[key]["low"]) for y, r in zip(ys, regs, strict=True)],
+               [max(0.0, r[key]["high"] - y) for y, r in zip(ys, regs, strict=True)]]
         ax.bar(xs, ys, width=0.34, yerr=err, capsize=4, label=label, color=color)
     ax.axhline(0.5, color="#888", linewidth=0.8, linestyle="--")
     ax.set_xticks(range(len(regs)), names)
@@ -76,7 +76,7 @@ def association(rows: list[tuple[str, float, float, float]], xlabel: str) -> str
     ys = list(range(len(rows)))
     vals = [r[1] for r in rows]
     ax.barh(ys, vals, color=["#2b8a3e" if v >= 0 else "#c92a2a" for v in vals],
-            xerr=[[r[1] - r[2] for r in rows], [r[3] - r[1] for r in rows]], capsize=2)
+            xerr=[[max(0.0, r[1] - r[2]) for r in rows], [max(0.0, r[3] - r[1]) for r in rows]], capsize=2)
     ax.set_yticks(ys, [r[0] for r in rows])
     ax.invert_yaxis()
     ax.axvline(0, color="#444", linewidth=0.8)
@@ -99,5 +99,5 @@ def requests(actions: list[dict[str, Any]], games: int) -> str:
     ax.invert_yaxis()
     ax.set_xscale("symlog", linthresh=0.1)
     ax.set_xlabel("1ゲームあたりの回数")
-    ax.legend(frameon=False, loc="lower right")
+    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return _svg(fig)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
 from typing import Any
 
 from markupsafe import Markup, escape
 
 from blackpoker.render.balance import plots
 from blackpoker.sim.match import GameSummary
+from blackpoker.sim.policies import policy_name
 
 CSS = """
 body{font-family:"BIZ UDGothic","BIZ UDPGothic","Noto Sans CJK JP",sans-serif;margin:2em auto;max-width:60em;
@@ -25,6 +25,8 @@ figure{margin:1em 0}svg{max-width:100%;height:auto}
 
 
 def _pct(r: dict[str, Any]) -> str:
+    if not r["games"]:
+        return "—"
     return f"{r['rate'] * 100:.1f}%({r['low'] * 100:.1f}–{r['high'] * 100:.1f}%)"
 
 
@@ -49,7 +51,9 @@ def _assoc_rows(items: list[dict[str, Any]], with_key: str, without_key: str) ->
 
 def html(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     regs = summary["regulations"]
-    parts = [f"<h1>バランス調査レポート</h1><p>{escape(meta['description'])}</p>"]
+    pair = "対".join(policy_name(p) for p in meta["policies"])
+    parts = [f"<h1>バランス調査レポート</h1><p>方針 {escape(pair)}、各対戦レギュレーション {meta['games_per_regulation']} "
+             f"ゲーム(シード {meta['seed']} から)。</p>"]
     parts.append("<h2>先攻・後攻の勝率</h2>")
     parts.append(_table(["対戦レギュレーション", "ゲーム数", "決着", "先攻勝率(95%区間)", "後攻勝率(95%区間)"],
                         [[r["name"], r["games"], r["decided"], _pct(r["first_player"]), _pct(r["second_player"])]
@@ -57,7 +61,8 @@ def html(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     parts.append(f"<figure>{plots.win_rates(regs)}</figure>")
     parts.append("<h2>方針ごとの勝率</h2>")
     parts.append(_table(["対戦レギュレーション", "方針", "ゲーム数", "勝率(95%区間)"],
-                        [[r["name"], pol, v["games"], _pct(v)] for r in regs for pol, v in r["policies"].items()]))
+                        [[r["name"], policy_name(pol), v["games"], _pct(v)] for r in regs
+                         for pol, v in r["policies"].items()]))
     parts.append("<h2>ゲームの長さ</h2>")
     parts.append(_table(["対戦レギュレーション", "平均ターン数", "最短", "最長", "平均判断数", "終わり方"],
                         [[r["name"], f"{r['turns']['mean']:.1f}", r["turns"]["min"], r["turns"]["max"],
@@ -122,10 +127,7 @@ def actions_csv(summary: dict[str, Any]) -> str:
     return buf.getvalue()
 
 
-def write_report(write: Callable[[str, str], None], summary: dict[str, Any], games: list[GameSummary],
-                 meta: dict[str, Any]) -> None:
-    """Hand each output file's name and text to ``write`` (the caller writes them atomically)."""
-    write("study.json", json.dumps({"meta": meta, "summary": summary}, ensure_ascii=False, indent=1) + "\n")
-    write("games.csv", games_csv(games))
-    write("actions.csv", actions_csv(summary))
-    write("report.html", html(summary, meta))
+def report_files(summary: dict[str, Any], games: list[GameSummary], meta: dict[str, Any]) -> dict[str, str]:
+    """Every output file's name and text, all made before any is written (never a half-written report)."""
+    return {"study.json": json.dumps({"meta": meta, "summary": summary}, ensure_ascii=False, indent=1) + "\n",
+            "games.csv": games_csv(games), "actions.csv": actions_csv(summary), "report.html": html(summary, meta)}

@@ -14,6 +14,16 @@ from blackpoker.sim.policies.observation import Observation, observe
 from blackpoker.sim.policies.uniform import RandomPolicy
 
 NAMES = ("random", "greedy", "ismcts")
+JAPANESE = {"random": "ランダム", "greedy": "貪欲法", "ismcts": "情報集合モンテカルロ木探索"}
+
+
+def policy_name(spec: str) -> str:
+    """A policy as a reader reads it: ``ismcts:64`` → 情報集合モンテカルロ木探索(64回)。"""
+    name, _, budget = spec.partition(":")
+    text = JAPANESE.get(name, name)
+    if budget:
+        text += f"({budget[:-2]}ミリ秒)" if budget.endswith("ms") else f"({budget}回)"
+    return text
 
 
 def parse_policy(spec: str) -> tuple[str, str]:
@@ -38,5 +48,5 @@ def make_policy(spec: str, rules: Rules, seed: int) -> Policy:
     return ISMCTSPolicy(rules, seed, simulations=int(budget) if budget else 32)
 
 
-__all__ = ["NAMES", "GreedyPolicy", "ISMCTSPolicy", "Observation", "Policy", "RandomPolicy", "make_policy",
-           "observe", "parse_policy"]
+__all__ = ["JAPANESE", "NAMES", "GreedyPolicy", "ISMCTSPolicy", "Observation", "Policy", "RandomPolicy", "make_policy",
+           "observe", "parse_policy", "policy_name"]

@@ -4,10 +4,11 @@ Each simulation draws a determinisation of the hidden cards consistent with the 
 (:mod:`.determinize`), walks the tree from the root choosing by UCB among the decisions legal in that
 determinisation (statistics are kept per information set, i.e. per observation of the player to act, so every
 determinisation that looks the same to that player shares them, and each child counts how often it was
-available), adds one node, plays a cheap random rollout for a few decisions and scores the end by who won (or a
-material estimate when the rollout is cut off), then backs the score up for the player of each node. The
-decision is the root child visited most. The budget is a number of simulations (deterministic for a seed) or
-milliseconds.
+available), adds one node, plays a cheap rollout (the greedy heuristic with 10% random decisions) for a few
+decisions and scores the end by who won (or a material estimate when the rollout is cut off), then backs the
+score up for the player of each node. Only the ``width`` decisions the greedy heuristic rates best are searched
+at a node (heuristic pruning: a decision may have dozens of options and the budget is small). The decision is
+the root child visited most. The budget is a number of simulations (deterministic for a seed) or milliseconds.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.engine import apply, current_player, legal_decisions
 from blackpoker.sim.errors import SimError
 from blackpoker.sim.policies.determinize import determinize
+from blackpoker.sim.policies.greedy import GreedyPolicy
 from blackpoker.sim.policies.observation import Observation, observe
 from blackpoker.sim.state import GameState, Payment
 
@@ -75,19 +77,23 @@ class ISMCTSPolicy:
     name = "ismcts"
 
     def __init__(self, rules: Rules, seed: int = 0, simulations: int = 32, milliseconds: float | None = None,
-                 rollout_depth: int = 24, tree_depth: int = 12, exploration: float = 0.7) -> None:
+                 rollout_depth: int = 24, tree_depth: int = 12, exploration: float = 0.7,
+                 rollout: str = "greedy", width: int = 4) -> None:
         self.rules = rules
         self.rng = random.Random(seed)
         self.simulations, self.milliseconds = simulations, milliseconds
         self.rollout_depth, self.tree_depth, self.exploration = rollout_depth, tree_depth, exploration
         self.turn = 0
         self.free: set[str] = set()
+        self.rollout = rollout  # "greedy" (with 10% random decisions) or "random"
+        self.width = width
+        self.rollout_policy = GreedyPolicy(seed)
 
     def decide(self, observation: Observation, legal: Sequence[Decision]) -> Decision:
         if observation.turn != self.turn:
             self.turn, self.free = observation.turn, set()
         idle = not observation.stage and observation.chance == observation.turn_player == observation.viewer
-        legal = prune(legal, idle, self.free)
+        legal = self._widest(observation, prune(legal, idle, self.free))
         if len(legal) == 1:
             return self._note(legal[0])
         options = tuple(d.option for d in legal if isinstance(d, Choose))
@@ -139,9 +145,19 @@ class ISMCTSPolicy:
             edge.visits += 1
             edge.total += score if n.player == 0 else 1 - score
 
+    def _widest(self, observation: Observation, legal: list[Decision]) -> list[Decision]:
+        """Heuristic pruning: only the ``width`` decisions the greedy heuristic rates best are searched."""
+        if len(legal) <= self.width:
+            return legal
+        scores = [self.rollout_policy.score(observation, d) for d in legal]
+        order = sorted(range(len(legal)), key=lambda i: -scores[i])[:self.width]
+        return [legal[i] for i in sorted(order)]
+
     def _select(self, node: Node, legal: list[Decision], state: GameState | None = None) -> Decision:
         if state is not None:
             legal = prune(legal, not state.stage and state.pending is None and state.chance == state.turn_player, set())
+            if len(legal) > self.width:
+                legal = self._widest(observe(state, node.player, text=False), legal)
         for d in legal:
             node.edges.setdefault(d, Edge()).available += 1
         untried = [d for d in legal if node.edges[d].visits == 0]
@@ -155,10 +171,18 @@ class ISMCTSPolicy:
 
     def _rollout(self, state: GameState) -> float:
         """Player 0's score of a cheap continuation: 1 or 0 at a win, else the material estimate."""
+        self.rollout_policy.turn = -1
         for _ in range(self.rollout_depth):
             if state.winner is not None:
                 break
-            state = apply(state, rollout_pick(self.rng, state, legal_decisions(state)))
+            legal = legal_decisions(state)
+            if self.rollout == "greedy" and len(legal) > 1 and self.rng.random() > 0.1:
+                player = current_player(state)
+                assert player is not None
+                decision = self.rollout_policy.decide(observe(state, player, text=False), legal)
+            else:
+                decision = rollout_pick(self.rng, state, legal)
+            state = apply(state, decision)
         if state.winner is not None:
             return 1.0 if state.winner == 0 else 0.0
         return material(state, 0)
