@@ -48,6 +48,10 @@ class GameRecord:
     policies: tuple[str, str] | None = None
     result: GameEnd | None = None
 
+    def __post_init__(self) -> None:
+        if self.choices is not None and all(c is None for c in self.choices):
+            object.__setattr__(self, "choices", None)  # no choice at all: one spelling, so records compare equal
+
 
 # --- encoding -----------------------------------------------------------------------------------------------
 def _cards(cards: tuple[Card, ...]) -> list[str]:

@@ -18,7 +18,7 @@ from blackpoker.core.model import Rules
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.engine import apply, current_player
 from blackpoker.sim.errors import SimError
-from blackpoker.sim.frames import SetupChoice
+from blackpoker.sim.frames import SetupChoice, check_regulation, default_deck
 from blackpoker.sim.record import GameRecord
 from blackpoker.sim.setup import new_game
 from blackpoker.sim.state import PLAYER_NAMES, GameState, Target, player_name
@@ -98,11 +98,9 @@ def _target_ref(s: GameState, t: Target) -> str:
         req = s.request_on_stage(t.ref)
         if req is None:
             raise ReplayError(None, f"request {t.ref} is not on the stage")
-        same = [r for r in s.stage if r.action_id == req.action_id]
-        if same[-1].uid != req.uid:  # a scenario names the topmost request of an action
-            raise ReplayError(None, f"request {t.ref} is not the topmost '{req.action_id}' on the stage; a scenario "
-                                    "cannot name it")
-        return f"request:{s.rules.action(req.action_id).id}"
+        same = [r.uid for r in reversed(s.stage) if r.action_id == req.action_id]  # topmost first
+        nth = same.index(req.uid) + 1
+        return f"request:{req.action_id}" + (f"#{nth}" if nth > 1 else "")
     return _char_ref(s, t.ref)
 
 
@@ -165,8 +163,9 @@ def to_scenario(rules: Rules, record: GameRecord, played: Replay, title: str) ->
     """The record as scenario YAML (see the module docstring); raises :class:`ReplayError` for a decision a
     scenario cannot name."""
     setup: dict[str, Any] = {}
-    if record.decks is not None:
-        setup["decks"] = {n: {"cards": [c.code for c in d]} for n, d in zip(PLAYER_NAMES, record.decks, strict=True)}
+    # the decks card by card, in the order brought (a scenario's default deck is sorted, the engine's is not)
+    decks = record.decks or (default_deck(rules, check_regulation(rules, record.format, record.frame)),) * 2
+    setup["decks"] = {n: {"cards": [c.code for c in d]} for n, d in zip(PLAYER_NAMES, decks, strict=True)}
     if record.choices is not None and any(record.choices):
         setup["choices"] = {n: _choices(c) for n, c in zip(PLAYER_NAMES, record.choices, strict=True) if _choices(c)}
     script = []
