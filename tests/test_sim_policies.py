@@ -144,3 +144,28 @@ def test_observation_type_is_what_policies_get() -> None:
     assert viewer is not None
     seen = observe(state, viewer)
     assert isinstance(seen, Observation) and replace(seen, turn=seen.turn) == seen
+
+
+def test_ismcts_answers_an_effects_question_and_keeps_a_time_budget() -> None:
+    """At an effect's question (attackers, blockers, …) the search starts from determinised snapshots."""
+    asked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        decks, choices = random_setup(RULES, "lite", None, rng)
+        state = new_game(RULES, "lite", seed, decks=decks, choices=choices)
+        while state.winner is not None or state.pending is None or len(legal_decisions(state)) < 2:
+            if state.winner is not None:
+                break
+            state = apply(state, rng.choice(legal_decisions(state)))
+        if state.winner is not None:
+            continue
+        viewer = current_player(state)
+        assert viewer is not None
+        seen, legal = observe(state, viewer), legal_decisions(state)
+        assert seen.pending is not None and seen.pending.prompt == state.pending.prompt  # type: ignore[union-attr]
+        assert make_policy("ismcts:6", RULES, 1).decide(seen, legal) in legal
+        assert make_policy("ismcts:20ms", RULES, 1).decide(seen, legal) in legal
+        asked += 1
+        if asked == 3:
+            break
+    assert asked == 3
