@@ -177,7 +177,7 @@ def _play_and_save(rules: Rules, fmt: str, frame: str | None, games: int, seed: 
               help="Also write the game as a scenario file (checked to pass `sim run` before it is written).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the play-by-play.")
 def replay(file: Path, scenario_out: Path | None, quiet: bool) -> None:
-    """Replay a game record (from `sim play --save` or `sim balance`) and print its Japanese play-by-play.
+    """Replay a game record (e.g. from `sim play --save`) and print its Japanese play-by-play.
 
     Exit 2 for a malformed record or one whose decisions the game refuses (file:line:col), 1 when the end
     differs from the record's result."""
@@ -240,7 +240,8 @@ def _write_scenario(rules: Rules, record: GameRecord, played: Replay, file: Path
 @click.option("--regulation", "regulations", multiple=True, default=("mast+extra",), show_default=True,
               help="format[+frame], e.g. lite or mast+extra; repeat for several.")
 @click.option("--policies", default="ismcts,greedy", show_default=True,
-              help="Two policies, comma-separated: random, greedy, ismcts (ismcts:N simulations per decision).")
+              help="Two policies, comma-separated: random, greedy, ismcts (ismcts:N simulations per decision, "
+                   "reproducible; ismcts:Nms milliseconds per decision, which depends on the machine's speed).")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="Games per regulation.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game (then seed+1, …).")
 @click.option("--out", "out_dir", default=Path("build/balance"), show_default=True,
