@@ -4,8 +4,8 @@ Each simulation draws a determinisation of the hidden cards consistent with the 
 (:mod:`.determinize`), walks the tree from the root choosing by UCB among the decisions legal in that
 determinisation (statistics are kept per information set, i.e. per observation of the player to act, so every
 determinisation that looks the same to that player shares them, and each child counts how often it was
-available), adds one node, plays a cheap rollout (the greedy heuristic with 10% random decisions) for a few
-decisions and scores the end by who won (or a material estimate when the rollout is cut off), then backs the
+available), adds one node, plays a cheap rollout (the greedy heuristic with 10% random decisions) for up to
+``rollout_depth`` decisions and scores the end by who won (or a material estimate when the rollout is cut off), then backs the
 score up for the player of each node. Only the ``width`` decisions the greedy heuristic rates best are searched
 at a node (heuristic pruning: a decision may have dozens of options and the budget is small). The decision is
 the root child visited most. The budget is a number of simulations (deterministic for a seed) or milliseconds.
@@ -77,7 +77,7 @@ class ISMCTSPolicy:
     name = "ismcts"
 
     def __init__(self, rules: Rules, seed: int = 0, simulations: int = 32, milliseconds: float | None = None,
-                 rollout_depth: int = 24, tree_depth: int = 12, exploration: float = 0.7,
+                 rollout_depth: int = 120, tree_depth: int = 12, exploration: float = 0.7,
                  rollout: str = "greedy", width: int = 4) -> None:
         self.rules = rules
         self.rng = random.Random(seed)
