@@ -20,13 +20,13 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $@
 
-# Regenerate requirements.lock from pyproject.toml (runtime + test extra), keeping the pins it already has;
+# Regenerate requirements.lock from pyproject.toml (runtime + test and cluster extras), keeping the pins it already has;
 # `make lock UPGRADE=1` moves every package to the newest version the ranges allow.
 LOCK_TOOLS := build/.lock-tools
 lock:
 	@test -x $(LOCK_TOOLS)/bin/pip-compile || { $(PYTHON) -m venv $(LOCK_TOOLS) && \
 		$(LOCK_TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check 'pip-tools>=7.4,<8'; }
-	CUSTOM_COMPILE_COMMAND='make lock' $(LOCK_TOOLS)/bin/pip-compile --quiet --extra test --generate-hashes \
+	CUSTOM_COMPILE_COMMAND='make lock' $(LOCK_TOOLS)/bin/pip-compile --quiet --extra test --extra cluster --generate-hashes \
 		--strip-extras --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
 		--output-file requirements.lock pyproject.toml
 

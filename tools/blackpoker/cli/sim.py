@@ -12,6 +12,11 @@ from blackpoker.core.errors import DefinitionErrors
 
 if TYPE_CHECKING:
     from blackpoker.core.model import Rules
+    from blackpoker.core.yamlsource import SourceFile
+    from blackpoker.sim.decisions import Decision
+    from blackpoker.sim.record import GameRecord
+    from blackpoker.sim.replay import Replay
+    from blackpoker.sim.selfplay import PlayStats
 
 EXIT_FAILED = 1
 EXIT_MALFORMED = 2
@@ -74,7 +79,11 @@ def run(files: tuple[Path, ...], quiet: bool) -> None:
 @click.option("--frame", "frame_id", default=None,
               type=click.Choice(["none", "entry20", "pack", "rarepack", "strategy", "extra", "all"]),
               help="Frame (default none: the common rules' setup; 'all': every frame Table 3.1 allows).")
-def play(games: int, seed: int, format_id: str, frame_id: str | None) -> None:
+@click.option("--save", "save_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="Keep the game records (JSON, for `sim replay`) of the games that ended unusually: broke an "
+                   "invariant, had no winner after the turn cap (300 turns), made the engine raise, or were decided "
+                   "within the first two turns.")
+def play(games: int, seed: int, format_id: str, frame_id: str | None, save_dir: Path | None) -> None:
     """Play random legal games to the end, checking invariants after every step; exit 1 on any failure.
 
     A format + frame pair that Table 3.1 does not allow is refused (exit 2)."""
@@ -96,7 +105,10 @@ def play(games: int, seed: int, format_id: str, frame_id: str | None) -> None:
             sys.exit(EXIT_MALFORMED)
     failed = False
     for fmt, frame in pairs:
-        stats = self_play(rules, fmt, games, seed, frame)
+        if save_dir is not None:
+            stats = _play_and_save(rules, fmt, frame, games, seed, save_dir)
+        else:
+            stats = self_play(rules, fmt, games, seed, frame)
         name = rules.format(fmt).name + (f" + {rules.frame(frame).name}" if frame else "")
         seconds = stats.seconds or 1e-9
         click.echo(f"{name}: games: {stats.games}  requests: {stats.requests}  decisions: {stats.decisions}  "
@@ -111,3 +123,189 @@ def play(games: int, seed: int, format_id: str, frame_id: str | None) -> None:
         failed |= bool(stats.failures)
     if failed:
         sys.exit(EXIT_FAILED)
+
+
+def _play_and_save(rules: Rules, fmt: str, frame: str | None, games: int, seed: int, save_dir: Path) -> PlayStats:
+    """Self-play as ``self_play`` does, keeping the record of every game that ended unusually (see --save)."""
+    import random
+    import time
+
+    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.sim.record import GameEnd, GameRecord, dumps
+    from blackpoker.sim.selfplay import PlayStats, play_game, random_setup
+    stats = PlayStats()
+    start = time.perf_counter()
+    for game_seed in range(seed, seed + games):
+        made: list[tuple[int, Decision]] = []
+        before = len(stats.failures)
+        error = None
+        try:
+            state = play_game(rules, fmt, game_seed, stats, frame, decisions=made)
+            winner, turns = state.winner, state.turn
+        except Exception as exc:  # an engine bug: keep the game that shows it
+            error = f"{type(exc).__name__}: {exc}"
+            stats.failures.append(f"seed {game_seed}: the engine raised {error}")
+            winner, turns = None, 1
+        problems = tuple(stats.failures[before:])
+        if error is not None:
+            end = "error"
+        elif problems and winner is None and any("turns" in p for p in problems):
+            end = "turn-cap"
+        elif problems:
+            end = "invariant"
+        elif turns <= 2:
+            end = "win"
+        else:
+            continue
+        decks, choices = random_setup(rules, fmt, frame, random.Random(game_seed))
+        record = GameRecord(fmt, frame, game_seed, decks, choices, tuple(made), rules.edition.version,
+                            ("random", "random"), GameEnd(end, winner, turns, problems))
+        path = save_dir / f"{fmt}{'-' + frame if frame else ''}-seed{game_seed}.json"
+        try:
+            write_atomic(path, dumps(record))
+        except OSError as exc:
+            click.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
+            sys.exit(EXIT_FAILED)
+        click.echo(f"saved {path} ({end})")
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+@sim.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--to-scenario", "scenario_out", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the game as a scenario file (checked to pass `sim run` before it is written).")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print the play-by-play.")
+def replay(file: Path, scenario_out: Path | None, quiet: bool) -> None:
+    """Replay a game record (e.g. from `sim play --save`) and print its Japanese play-by-play.
+
+    Exit 2 for a malformed record or one whose decisions the game refuses (file:line:col), 1 when the end
+    differs from the record's result."""
+    from blackpoker.sim.record import load_record
+    from blackpoker.sim.replay import ReplayError
+    from blackpoker.sim.replay import replay as replay_record
+    rules = _rules()
+    try:
+        record, src = load_record(file, rules)
+    except DefinitionErrors as exc:
+        for error in exc.errors:
+            click.echo(str(error), err=True)
+        sys.exit(EXIT_MALFORMED)
+    try:
+        played = replay_record(rules, record)
+    except ReplayError as exc:
+        where = ("decisions", exc.index) if exc.index is not None else ("decks",)
+        click.echo(str(src.error(where, exc.message)), err=True)
+        sys.exit(EXIT_MALFORMED)
+    if not quiet:
+        click.echo("\n".join(played.transcript))
+    end = played.state
+    winner = "なし" if end.winner is None else "AB"[end.winner]
+    click.echo(f"{len(record.players)} decisions replayed: turn {end.turn}, winner {winner}")
+    if record.result is not None and (record.result.winner, record.result.turns) != (end.winner, end.turn):
+        click.echo(f"FAIL the record says winner {record.result.winner}, turn {record.result.turns}", err=True)
+        sys.exit(EXIT_FAILED)
+    if scenario_out is not None:
+        _write_scenario(rules, record, played, file, scenario_out, src)
+
+
+def _write_scenario(rules: Rules, record: GameRecord, played: Replay, file: Path, out: Path, src: SourceFile) -> None:
+    import tempfile
+
+    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.sim.replay import ReplayError, to_scenario
+    from blackpoker.sim.scenario import load_scenario, run_scenario
+    try:
+        text = to_scenario(rules, record, played, f"対戦記録 {file.stem} の再現(シード {record.seed})")
+    except ReplayError as exc:
+        click.echo(str(src.error(("decisions", exc.index or 0), exc.message)), err=True)
+        sys.exit(EXIT_MALFORMED)
+    with tempfile.TemporaryDirectory() as tmp:  # check it before writing: never a scenario that does not pass
+        probe = Path(tmp) / out.name
+        probe.write_text(text, encoding="utf-8")
+        result = run_scenario(rules, load_scenario(probe, rules, str(out)))
+    if not result.passed:
+        failed = [e.line() for e in result.expectations if not e.passed]
+        click.echo(f"internal error: the scenario does not replay the record: {'; '.join(failed)}", err=True)
+        sys.exit(70)
+    try:
+        write_atomic(out, text)
+    except OSError as exc:
+        click.echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_FAILED)
+    click.echo(f"wrote {out}")
+
+
+@sim.command()
+@click.option("--regulation", "regulations", multiple=True, default=("mast+extra",), show_default=True,
+              help="format[+frame], e.g. lite or mast+extra; repeat for several.")
+@click.option("--policies", default="ismcts,greedy", show_default=True,
+              help="Two policies, comma-separated: random, greedy, ismcts (ismcts:N simulations per decision, "
+                   "reproducible; ismcts:Nms milliseconds per decision, which depends on the machine's speed).")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="Games per regulation.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the first game (then seed+1, …).")
+@click.option("--out", "out_dir", default=Path("build/balance"), show_default=True,
+              type=click.Path(file_okay=False, path_type=Path), help="Where report.html and the data go.")
+@click.option("--workers", default=None, type=click.IntRange(min=1),
+              help="Worker processes (default: one per core, or BLACKPOKER_WORKERS).")
+@click.option("--scheduler", default=None, help="Run the games on the Dask cluster at this scheduler address "
+                                                 "(e.g. tcp://10.0.0.5:8786) instead of local processes.")
+def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, out_dir: Path, workers: int | None,
+            scheduler: str | None) -> None:
+    """Play a balance study between two policies and write report.html (Japanese, with SVG plots), study.json,
+    games.csv and actions.csv. The same seeds give the same report on any number of workers or a cluster."""
+    from blackpoker.cli.common import definitions_folder
+    from blackpoker.pipeline.balance import run_dask, run_local, write_study
+    from blackpoker.pipeline.jobs import default_workers
+    from blackpoker.sim.balance.study import regulation_ids, study_games
+    from blackpoker.sim.frames import SetupError, check_regulation
+    from blackpoker.sim.policies import parse_policy
+    rules = _rules()
+    pair = tuple(p.strip() for p in policies.split(","))
+    try:
+        if len(pair) != 2:
+            raise ValueError(f"'{policies}' is not two policies; expected e.g. ismcts,greedy")
+        for p in pair:
+            parse_policy(p)
+    except ValueError as exc:
+        click.echo(f"error: --policies: {exc}", err=True)
+        sys.exit(EXIT_MALFORMED)
+    regs = [regulation_ids(r) for r in regulations]
+    for fmt, frame in regs:
+        try:
+            rules.format(fmt)
+            check_regulation(rules, fmt, frame)
+        except KeyError:
+            click.echo(f"error: --regulation: '{fmt}' is not a format; expected one of "
+                       + ", ".join(f.id for f in rules.formats), err=True)
+            sys.exit(EXIT_MALFORMED)
+        except SetupError as exc:
+            click.echo(f"error: --regulation: {exc.rule}", err=True)
+            sys.exit(EXIT_MALFORMED)
+    specs = study_games(regs, (pair[0], pair[1]), games, seed)
+    definitions = str(definitions_folder(None).resolve())
+    if scheduler:
+        try:
+            summaries = run_dask(definitions, specs, scheduler)
+        except ImportError:
+            click.echo("error: --scheduler needs Dask: pip install 'blackpoker[cluster]'", err=True)
+            sys.exit(EXIT_FAILED)
+        except OSError as exc:
+            click.echo(f"error: cannot reach the Dask scheduler at {scheduler}: {exc}", err=True)
+            sys.exit(EXIT_FAILED)
+    else:
+        summaries = run_local(definitions, specs, workers or default_workers())
+    meta = {"policies": list(pair), "games_per_regulation": games, "seed": seed,
+            "regulations": list(regulations), "ruleset": rules.edition.version}
+    try:
+        summary = write_study(out_dir, rules, summaries, meta)
+    except OSError as exc:
+        click.echo(f"error: cannot write {out_dir}: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_FAILED)
+    for r in summary["regulations"]:
+        first = r["first_player"]
+        pols = "  ".join(f"{p} {v['rate'] * 100:.1f}% [{v['low'] * 100:.1f}, {v['high'] * 100:.1f}]"
+                         for p, v in r["policies"].items())
+        click.echo(f"{r['name']}: {r['games']} games, first player {first['rate'] * 100:.1f}% "
+                   f"[{first['low'] * 100:.1f}, {first['high'] * 100:.1f}]  {pols}")
+    click.echo(f"wrote {out_dir / 'report.html'}")

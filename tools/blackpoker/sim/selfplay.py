@@ -12,7 +12,7 @@ from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim.abilities import trump_of
 from blackpoker.sim.decisions import Decision, Pass, RequestAction
-from blackpoker.sim.engine import apply, legal_options
+from blackpoker.sim.engine import apply, current_player, legal_options
 from blackpoker.sim.frame_effects import trump_closed
 from blackpoker.sim.frames import SetupChoice, check_regulation, default_deck
 from blackpoker.sim.setup import new_game
@@ -186,8 +186,10 @@ def random_setup(rules: Rules, format_id: str, frame: str | None, rng: random.Ra
     return tuple(decks), tuple(choices)
 
 
-def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: str | None = None) -> GameState:
-    """One random game; invariant failures and the turn cap are recorded in ``stats``."""
+def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: str | None = None,
+              decisions: list[tuple[int, Decision]] | None = None) -> GameState:
+    """One random game; invariant failures and the turn cap are recorded in ``stats``; ``decisions``, when given,
+    receives (player, decision) for each step (for a game record)."""
     rng = random.Random(seed)
     decks, choices = random_setup(rules, format_id, frame, rng)
     state = new_game(rules, format_id, seed, frame=frame, decks=decks, choices=choices)
@@ -198,6 +200,8 @@ def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: 
             break
         options = legal_options(state)
         decision = _pick(rng, state, options)
+        if decisions is not None:
+            decisions.append((current_player(state), decision))  # type: ignore[arg-type]
         after = apply(state, decision)
         stats.decisions += 1
         if isinstance(decision, RequestAction):

@@ -96,12 +96,14 @@ def mark_at(s: GameState, ref: str, path: tuple[Any, ...]) -> int:
     return _trump(s, ref, path) if str(ref).startswith("trump:") else character_at(s, ref, path)
 
 def _request_ref(s: GameState, ref: str, path: tuple[Any, ...]) -> int:
-    name = str(ref)[len("request:"):]
-    for r in reversed(s.stage):
-        a = s.rules.action(r.action_id)
-        if name in (a.id, a.name):
-            return r.uid
-    raise Located(path, f"no request '{name}' on the stage")
+    """``request:アップ``: the topmost アップ on the stage; ``request:アップ#2``: the second from the top."""
+    name, _, nth = str(ref)[len("request:"):].partition("#")
+    if nth and not nth.isdigit() or nth == "0":
+        raise Located(path, f"'{ref}' is not a request reference; expected e.g. 'request:アップ' or 'request:アップ#2'")
+    found = [r.uid for r in reversed(s.stage) if name in (s.rules.action(r.action_id).id, s.rules.action(r.action_id).name)]
+    if len(found) >= int(nth or 1):
+        return found[int(nth or 1) - 1]
+    raise Located(path, f"no request '{name}'{f' #{nth}' if nth else ''} on the stage")
 
 def target_at(s: GameState, ref: str, path: tuple[Any, ...]) -> Target:
     ref = str(ref)

@@ -1,0 +1,1 @@
+"""Balance studies: many games between policies (``study``), summed up with intervals (``stats``)."""
