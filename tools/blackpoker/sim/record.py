@@ -15,9 +15,9 @@ from typing import Any
 from blackpoker.core.cards import Card, parse_card
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.model import Rules
-from blackpoker.core.schema import validate
-from blackpoker.core.yamlsource import SourceFile, parse_yaml
+from blackpoker.core.yamlsource import SourceFile
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
+from blackpoker.sim.files import read_checked
 from blackpoker.sim.frames import SetupChoice
 from blackpoker.sim.state import PLAYER_NAMES, Payment, Target
 
@@ -178,16 +178,8 @@ def from_json(data: dict[str, Any]) -> GameRecord:
 
 def load_record(path: Path, rules: Rules, display_name: str | None = None) -> tuple[GameRecord, SourceFile]:
     """Parse and validate a record file; raises :class:`DefinitionErrors` with located problems."""
-    src, problems = parse_yaml(path, display_name or str(path))
-    if src is None or problems:
-        raise DefinitionErrors(problems)
-    errors = list(validate(src, SCHEMA))
-    if errors:
-        raise DefinitionErrors(errors)
+    src = read_checked(path, SCHEMA, rules, display_name)
     data = src.data
-    if data["ruleset"] != rules.edition.version:
-        raise DefinitionErrors([src.error(("ruleset",), f"'{data['ruleset']}' is not the loaded ruleset "
-                                                        f"'{rules.edition.version}'")])
     try:
         rules.format(data["format"])
     except KeyError:

@@ -6,8 +6,7 @@ from pathlib import Path
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.model import Rules
-from blackpoker.core.schema import validate
-from blackpoker.core.yamlsource import parse_yaml
+from blackpoker.sim.files import read_checked
 from blackpoker.sim.frames import SetupError
 from blackpoker.sim.scenario.refs import SCHEMA, Located, Scenario, action_at, cards_at, located
 from blackpoker.sim.scenario.start import build_start
@@ -16,16 +15,8 @@ from blackpoker.sim.scenario.start import build_start
 # --- loading -------------------------------------------------------------------------------------------
 def load_scenario(path: Path, rules: Rules, display_name: str | None = None) -> Scenario:
     """Parse and validate one scenario; raises :class:`DefinitionErrors` with located problems."""
-    src, problems = parse_yaml(path, display_name or str(path))
-    if src is None or problems:
-        raise DefinitionErrors(problems)
-    errors = list(validate(src, SCHEMA))
-    if errors:
-        raise DefinitionErrors(errors)
+    src = read_checked(path, SCHEMA, rules, display_name)
     data = src.data
-    if data["ruleset"] != rules.edition.version:
-        raise DefinitionErrors([src.error(("ruleset",), f"'{data['ruleset']}' is not the loaded ruleset "
-                                                        f"'{rules.edition.version}'")])
     scenario = Scenario(src.name, data["title"], data["section"], data["format"], src, data.get("frame"))
     if scenario.frame is not None and scenario.frame not in {f.id for f in rules.frames}:
         raise DefinitionErrors([src.error(("frame",), f"'{scenario.frame}' is not a frame; expected one of "
