@@ -229,16 +229,18 @@ class ExamplesDirective(RulesDirective):
             title = nodes.rubric("", "", *r.suited(f"例: {example.title}"), *_verified(example))
             r.target_title(title, example.example_label, self.state.document)
             box += title
-            if example.unverified:
-                box += _not_verified(example)
-                out.append(box)
-                continue
-            if example.before:
-                box += _boards(example)
-            text = "\n".join(example.lines)
-            box += nodes.literal_block(text, text, classes=["bp-playbyplay"])
+            box += _played(example, example.lines, ["bp-playbyplay"])
             out.append(box)
         return out
+
+
+def _played(example: PlayedExample, lines: tuple[str, ...], classes: list[str]) -> list[nodes.Node]:
+    """What an example shows below its title, in the book and in the report alike: why it could not be verified,
+    or its boards and its play-by-play (``lines``)."""
+    if example.unverified:
+        return [_not_verified(example)]
+    text = "\n".join(lines)
+    return [*([_boards(example)] if example.before else []), nodes.literal_block(text, text, classes=classes)]
 
 
 def _not_verified(example: PlayedExample) -> nodes.paragraph:
@@ -282,14 +284,7 @@ class VerificationDirective(RulesDirective):
                 where += nodes.Text(" ・ ")
                 where += r.ref(example.example_label, "本文の例へ")
             box += where
-            if example.unverified:
-                box += _not_verified(example)
-                out.append(box)
-                continue
-            if example.before:
-                box += _boards(example)
-            text = "\n".join(example.transcript)
-            box += nodes.literal_block(text, text, classes=["bp-playbyplay", "bp-report-log"])
+            box += _played(example, example.transcript, ["bp-playbyplay", "bp-report-log"])
             out.append(box)
         return out + self.design_notes()
 
