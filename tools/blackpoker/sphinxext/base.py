@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import yaml
 from sphinx.config import Config
 from sphinx.errors import SphinxError
 from sphinx.util.docutils import SphinxDirective
@@ -55,3 +56,16 @@ def _without_prose_file(doctrees: Path) -> Path:
 def without_prose_digest(env: Any) -> str:
     """The digest written by :func:`_write_without_prose` for this build."""
     return _without_prose_file(Path(env.doctreedir)).read_text(encoding="utf-8").strip()
+
+
+def read_yaml_list(path: Path, key: str, what: str, error: type[ValueError]) -> list[Any]:
+    """The list under ``key`` of a YAML file of the rulebook's source (the errata, the index terms); ``error``
+    with the file named when it cannot be read or holds no such list. Its items are the caller's to check."""
+    try:
+        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise error(f"{path}: cannot read {what}: {exc}") from None
+    items = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise error(f"{path}: expected a mapping with {'an' if key[0] in 'aeiou' else 'a'} '{key}' list")
+    return items

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import yaml
 from docutils import nodes
 
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective
+from blackpoker.sphinxext.base import RulesDirective, read_yaml_list
 
 
 @dataclass(frozen=True)
@@ -31,13 +29,7 @@ class ErrataError(ValueError):
 
 
 def read_errata(path: Path) -> list[Erratum]:
-    try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ErrataError(f"{path}: cannot read the errata: {exc}") from None
-    items = data.get("errata") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        raise ErrataError(f"{path}: expected a mapping with an 'errata' list")
+    items = read_yaml_list(path, "errata", "the errata", ErrataError)
     out = []
     for i, item in enumerate(items):
         ok = (isinstance(item, dict) and all(isinstance(item.get(k), str) and item[k] for k in ("section", "shown", "reason"))

@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from docutils import nodes
 from sphinx import addnodes
 
 from blackpoker.core.kinds import Named, anchor, label
 from blackpoker.core.model import Rules
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective
+from blackpoker.sphinxext.base import RulesDirective, read_yaml_list
 from blackpoker.sphinxext.kana import GROUP_ORDER, group_of, sort_key
 
 
@@ -39,13 +38,7 @@ class IndexTermsError(ValueError):
 
 
 def read_terms(path: Path) -> list[IndexEntry]:
-    try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise IndexTermsError(f"{path}: cannot read the index terms: {exc}") from None
-    items = data.get("terms") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        raise IndexTermsError(f"{path}: expected a mapping with a 'terms' list")
+    items = read_yaml_list(path, "terms", "the index terms", IndexTermsError)
     out = []
     for i, item in enumerate(items):
         if not (isinstance(item, dict) and all(isinstance(item.get(k), str) and item[k] for k in ("term", "reading", "label"))):
