@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♡", "D": "◇", "C": "♣"}
@@ -38,23 +38,22 @@ class Card:
     rank: int
     index: int = 0
 
-    # Derived on first use and kept in the instance (not fields: equality, repr and export see only the three
-    # above): the simulator hashes, compares and sorts cards millions of times, and the generated methods would
-    # build a tuple on every call.
-    @functools.cached_property
-    def sort_key(self) -> tuple[str, int, int]:
-        return (self.suit or "", self.rank, self.index)
+    # Derived once, when the card is made (not compared, not shown, not exported: equality, repr and export see the
+    # three fields above): the simulator hashes, compares and sorts cards millions of times, and the generated
+    # methods would build a tuple on every call. Plain attributes, not cached properties: the compiled simulator's
+    # native classes have no instance dictionary to cache in.
+    sort_key: tuple[str, int, int] = field(init=False, repr=False, compare=False)
+    bit: int = field(init=False, repr=False, compare=False)  # a distinct power of two per card: a set of cards as one int
+    _hash: int = field(init=False, repr=False, compare=False)
 
-    @functools.cached_property
-    def bit(self) -> int:
-        """A distinct power of two per card (Jokers by index, then C, D, H, S by rank): a set of cards as one int."""
-        if self.suit is None:
-            return 1 << self.index
-        return 1 << (14 * (1 + "CDHS".index(self.suit)) + self.rank + 70 * self.index)
-
-    @functools.cached_property
-    def _hash(self) -> int:
-        return hash(self.sort_key)
+    def __post_init__(self) -> None:
+        key = (self.suit or "", self.rank, self.index)
+        # Jokers by index, then C, D, H, S by rank
+        bit = 1 << self.index if self.suit is None else 1 << (14 * (1 + "CDHS".index(self.suit)) + self.rank
+                                                              + 70 * self.index)
+        object.__setattr__(self, "sort_key", key)
+        object.__setattr__(self, "bit", bit)
+        object.__setattr__(self, "_hash", hash(key))
 
     def __hash__(self) -> int:
         return self._hash

@@ -359,7 +359,7 @@ def _answer(s: GameState, option: object) -> None:
         raise IllegalDecision(f"「{pending.prompt}」の選択肢にありません: {option}",
                               "選択肢: " + ", ".join(map(str, pending.options)))
     base = pending.snapshot.clone()
-    s.__dict__.update(base.__dict__)
+    s.take(base)
     if _resolve(s, pending.request, pending.where, pending.choices + (option,)):
         _after_resolution(s, pending.where)
 
@@ -410,7 +410,7 @@ def _resolve(s: GameState, req: Request, where: str, choices: tuple[object, ...]
         if follow and (req.action_id != "attack" or work.attack):
             queue_trigger(work, follow, work.turn_player)
     work.pending = None
-    s.__dict__.update(work.__dict__)
+    s.take(work)
     return True
 
 
@@ -436,15 +436,22 @@ def _trigger_kinds(rules: Rules) -> dict[str, tuple[str, str]]:
     return hit[1]
 
 
+def _over(s: GameState) -> bool:
+    """Whether the game has ended. A call, not ``s.winner is None`` in the loop condition: the type checker
+    narrows that attribute to None for the whole loop although resolutions inside set it, and the compiled
+    simulator trusts the narrowing."""
+    return s.winner is not None
+
+
 def _run_triggers(s: GameState) -> bool:
     """6.4.1: empty the buffer; False when a triggered effect waits for a decision."""
     kinds = _trigger_kinds(s.rules)
-    while s.buffer and s.winner is None:
+    while s.buffer and not _over(s):
         for speed in ("instant", "normal"):  # [6-3] … [6-7], then [6-8] … [6-12]
             for player in s.order():
                 for timing in ("main", "quick"):
                     kind = (speed, timing)
-                    while s.winner is None:
+                    while not _over(s):
                         req = next((r for r in s.buffer if r.controller == player and kinds[r.action_id] == kind),
                                    None)
                         if req is None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim.abilities import trump_of
 from blackpoker.sim.decisions import Decision, Pass, RequestAction
+from blackpoker.sim.draw import randbelow
 from blackpoker.sim.engine import apply, current_player, legal_options
 from blackpoker.sim.frame_effects import trump_closed
 from blackpoker.sim.frames import SetupChoice, check_regulation, default_deck
@@ -49,9 +50,9 @@ def check_invariants(before: GameState, after: GameState, decision: object) -> l
                     and before.players[1].fog is after.players[1].fog)
     for p in (0, 1):
         # A clone shares every zone until the step replaces it: a player whose zones are all the same (most
-        # players at most steps; one C-level dict comparison, identical objects compare at once) moved no card
+        # players at most steps; one C-level tuple comparison, identical objects compare at once) moved no card
         # and broke no rule that held before.
-        kept = vars(before.players[p]) == vars(after.players[p])
+        kept = before.players[p].zones() == after.players[p].zones()
         if not (kept and requests_kept) and not _same_cards_moved(before, after, p, requests_kept):
             problems += card_problems(after, p)
         if not (kept and closing_kept):
@@ -87,22 +88,36 @@ def card_problems(state: GameState, p: int) -> list[str]:
     return []
 
 
+_ZONE_NAMES = tuple(f.name for f in fields(Player))  # the order of Player.zones()
 _PILES = frozenset({"life", "hand", "graveyard", "pack", "rare"})  # Player fields that are plain tuples of cards
-_HOLDERS: dict[str, Callable[[Player], Iterator[Card]]] = {  # Player fields whose records hold cards
-    "field": lambda p: (c for ch in p.field for c in ch.cards),
-    "fog": lambda p: (c for fog in p.fog for c in fog.cards),
-    "trumps": lambda p: (t.card for t in p.trumps),
-}
+_HOLDERS = frozenset({"field", "fog", "trumps"})  # Player fields whose records hold cards
 
 
-def _request_keys(state: GameState, p: int) -> Iterator[Card]:
+def _held(player: Player, zone: str) -> list[Card]:
+    """The cards held by the records of a zone of ``_HOLDERS``."""
+    cards: list[Card] = []
+    if zone == "field":
+        for ch in player.field:
+            cards.extend(ch.cards)
+    elif zone == "fog":
+        for fog in player.fog:
+            cards.extend(fog.cards)
+    else:
+        for trump in player.trumps:
+            cards.append(trump.card)
+    return cards
+
+
+def _request_keys(state: GameState, p: int) -> list[Card]:
     """The player's key cards on the stage, in the buffer and held by a waiting request (as all_cards counts)."""
+    cards: list[Card] = []
     for r in state.stage + state.buffer:
         if r.controller == p:
-            yield from r.keys
+            cards.extend(r.keys)
     waiting = state.pending.request if state.pending else None
     if waiting and waiting.controller == p and state.request_on_stage(waiting.uid) is None:
-        yield from waiting.keys
+        cards.extend(waiting.keys)
+    return cards
 
 
 def _same_cards_moved(before: GameState, after: GameState, p: int, requests_kept: bool) -> bool:
@@ -111,38 +126,32 @@ def _same_cards_moved(before: GameState, after: GameState, p: int, requests_kept
     a pile that only grew at its end or lost cards from its top is compared by those cards alone (C-level
     tuple comparisons find that out), since graveyard and life hold most of the cards and change at most steps."""
     was_player, now_player = before.players[p], after.players[p]
-    now_fields = vars(now_player)
-    gone: list[Iterable[Card]] = []
-    came: list[Iterable[Card]] = []
-    for name, was in vars(was_player).items():
-        now = now_fields[name]
+    gone: list[Card] = []
+    came: list[Card] = []
+    for name, was, now in zip(_ZONE_NAMES, was_player.zones(), now_player.zones(), strict=True):
         if now is was:
             continue
         if name in _PILES:
             n, m = len(was), len(now)
             if m >= n and now[:n] == was:
-                came.append(now[n:])
+                came.extend(now[n:])
             elif m <= n and was[n - m:] == now:
-                gone.append(was[:n - m])
+                gone.extend(was[:n - m])
             else:
-                gone.append(was)
-                came.append(now)
+                gone.extend(was)
+                came.extend(now)
         elif name in _HOLDERS:
-            gone.append(_HOLDERS[name](was_player))
-            came.append(_HOLDERS[name](now_player))
+            gone.extend(_held(was_player, name))
+            came.extend(_held(now_player, name))
     if not requests_kept:
-        gone.append(_request_keys(before, p))
-        came.append(_request_keys(after, p))
-    left = arrived = left_mask = arrived_mask = 0
-    for cards in gone:
-        for card in cards:
-            left += 1
-            left_mask |= card.bit
-    for cards in came:
-        for card in cards:
-            arrived += 1
-            arrived_mask |= card.bit
-    return left == arrived == arrived_mask.bit_count() and left_mask == arrived_mask
+        gone.extend(_request_keys(before, p))
+        came.extend(_request_keys(after, p))
+    left_mask = arrived_mask = 0
+    for card in gone:
+        left_mask |= card.bit
+    for card in came:
+        arrived_mask |= card.bit
+    return len(gone) == len(came) == arrived_mask.bit_count() and left_mask == arrived_mask
 
 
 def _frame_invariants(before: GameState, after: GameState, p: int) -> list[str]:
@@ -224,8 +233,8 @@ def _pick(rng: random.Random, state: GameState, options: Sequence[Decision]) -> 
     if (len(options) > 1 and isinstance(options[0], Pass) and not state.stage and state.chance == state.turn_player
             and rng.random() < 0.9):
         # rng.choice(options[1:]) without copying the options: choice(seq) and randrange(len(seq)) draw alike
-        return options[1 + rng.randrange(len(options) - 1)]
-    return rng.choice(options)
+        return options[1 + randbelow(rng, len(options) - 1)]
+    return options[randbelow(rng, len(options))]  # rng.choice(options)
 
 
 def self_play(rules: Rules, format_id: str, games: int, seed: int, frame: str | None = None) -> PlayStats:

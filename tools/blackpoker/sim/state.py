@@ -4,6 +4,11 @@ Why not fully frozen: a step changes a handful of fields across two players, and
 thousands of steps. Records that are shared between copies (cards, characters, requests, fog cards, whole
 zones as tuples) are immutable, so ``clone`` only copies two small ``Player`` shells and the top-level fields:
 a clone costs a few microseconds and no copy can leak a change into another.
+
+The frozen records spell out the ``__init__`` that ``dataclass`` would write: the compiled simulator
+(``blackpoker.native``) compiles a written one, whereas the generated one runs in the interpreter, ten times slower,
+and records are made at every step. ``tests/test_sim_state.py`` checks that each ``__init__`` takes and sets exactly
+the record's fields, with the same defaults.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import Any
 
 from blackpoker.core.cards import JOKER, Card
 from blackpoker.core.model import Rules
@@ -33,6 +39,18 @@ class Character:
     face_up: bool = True
     entered_turn: int = 0
     timestamp: int = 0
+
+    def __init__(self, uid: int, owner: int, cards: tuple[Card, ...], kind: str, type_id: str, driven: bool = False,
+                 face_up: bool = True, entered_turn: int = 0, timestamp: int = 0) -> None:
+        object.__setattr__(self, "uid", uid)
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "type_id", type_id)
+        object.__setattr__(self, "driven", driven)
+        object.__setattr__(self, "face_up", face_up)
+        object.__setattr__(self, "entered_turn", entered_turn)
+        object.__setattr__(self, "timestamp", timestamp)
 
     @property
     def base_size(self) -> int:
@@ -62,6 +80,16 @@ class FogCard:
     timestamp: int
     target: int | None = None  # a character uid for アップ / ダウン
 
+    def __init__(self, fog_id: str, owner: int, cards: tuple[Card, ...], amount: int, turn: int, timestamp: int,
+                 target: int | None = None) -> None:
+        object.__setattr__(self, "fog_id", fog_id)
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "timestamp", timestamp)
+        object.__setattr__(self, "target", target)
+
 
 @dataclass(frozen=True)
 class TrumpCard:
@@ -71,6 +99,11 @@ class TrumpCard:
     card: Card
     face_up: bool = False
 
+    def __init__(self, uid: int, card: Card, face_up: bool = False) -> None:
+        object.__setattr__(self, "uid", uid)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "face_up", face_up)
+
 
 @dataclass(frozen=True)
 class Target:
@@ -78,6 +111,10 @@ class Target:
 
     kind: str  # "character" | "player" | "request" | "trump"
     ref: int
+
+    def __init__(self, kind: str, ref: int) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "ref", ref)
 
 
 @dataclass(frozen=True)
@@ -88,6 +125,13 @@ class Payment:
     life: int = 0
     discards: tuple[Card, ...] = ()
     sacrifices: tuple[int, ...] = ()
+
+    def __init__(self, bulwarks: tuple[int, ...] = (), life: int = 0, discards: tuple[Card, ...] = (),
+                 sacrifices: tuple[int, ...] = ()) -> None:
+        object.__setattr__(self, "bulwarks", bulwarks)
+        object.__setattr__(self, "life", life)
+        object.__setattr__(self, "discards", discards)
+        object.__setattr__(self, "sacrifices", sacrifices)
 
 
 @dataclass(frozen=True)
@@ -103,6 +147,18 @@ class Request:
     triggered: bool = False
     key_character: int | None = None  # the soldier that is the key card of a cost-K action (兵士起因)
 
+    def __init__(self, uid: int, action_id: str, controller: int, keys: tuple[Card, ...] = (),
+                 payment: Payment = Payment(), targets: tuple[Target, ...] = (), triggered: bool = False,
+                 key_character: int | None = None) -> None:
+        object.__setattr__(self, "uid", uid)
+        object.__setattr__(self, "action_id", action_id)
+        object.__setattr__(self, "controller", controller)
+        object.__setattr__(self, "keys", keys)
+        object.__setattr__(self, "payment", payment)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "triggered", triggered)
+        object.__setattr__(self, "key_character", key_character)
+
 
 @dataclass(frozen=True)
 class Modifier:
@@ -117,6 +173,17 @@ class Modifier:
     source: str = ""
     turn: int | None = None  # an ability that lasts until the end of this turn (激励); None: while the game lasts
 
+    def __init__(self, scope: str, owner: int, timestamp: int, size: int = 0, can_attack: bool | None = None,
+                 target: int | None = None, source: str = '', turn: int | None = None) -> None:
+        object.__setattr__(self, "scope", scope)
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "timestamp", timestamp)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "can_attack", can_attack)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "turn", turn)
+
 
 @dataclass(frozen=True)
 class AttackLine:
@@ -124,6 +191,10 @@ class AttackLine:
 
     attacker: int
     blockers: tuple[int, ...] = ()
+
+    def __init__(self, attacker: int, blockers: tuple[int, ...] = ()) -> None:
+        object.__setattr__(self, "attacker", attacker)
+        object.__setattr__(self, "blockers", blockers)
 
 
 @dataclass(frozen=True)
@@ -137,6 +208,16 @@ class Pending:
     player: int
     prompt: str
     options: tuple[object, ...]
+
+    def __init__(self, snapshot: GameState, request: Request, where: str, choices: tuple[object, ...], player: int,
+                 prompt: str, options: tuple[object, ...]) -> None:
+        object.__setattr__(self, "snapshot", snapshot)
+        object.__setattr__(self, "request", request)
+        object.__setattr__(self, "where", where)
+        object.__setattr__(self, "choices", choices)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "prompt", prompt)
+        object.__setattr__(self, "options", options)
 
 
 @dataclass
@@ -153,9 +234,19 @@ class Player:
     deck: frozenset[Card] = frozenset()  # every card the player brought (for the one-zone invariant)
 
     def clone(self) -> Player:
-        new = object.__new__(Player)
-        new.__dict__ = self.__dict__.copy()  # every field is immutable: a shallow copy is a full one
+        """Every field is immutable: a shallow copy is a full one. Made with ``__new__`` and the fields listed
+        (not ``__init__``, which ``dataclass`` writes in Python, nor ``__dict__``, which the compiled simulator's
+        native classes lack), the fastest way both compiled and not; a test checks that every field is listed."""
+        new = Player.__new__(Player)
+        new.life, new.hand, new.graveyard, new.field, new.fog = self.life, self.hand, self.graveyard, self.field, self.fog
+        new.pack, new.pack_opened, new.rare, new.trumps, new.deck = (self.pack, self.pack_opened, self.rare, self.trumps,
+                                                                     self.deck)
         return new
+
+    def zones(self) -> tuple[Any, ...]:
+        """Every field's value in field order (the invariant checks compare two players zone by zone)."""
+        return (self.life, self.hand, self.graveyard, self.field, self.fog, self.pack, self.pack_opened,
+                self.rare, self.trumps, self.deck)
 
 
 @dataclass
@@ -184,15 +275,25 @@ class GameState:
     events: list[str] | None = field(default=None)  # Japanese play-by-play, when recording
 
     def clone(self) -> GameState:
-        # A shallow copy of the instance dict, not copy.copy: the engine clones several times per decision and
-        # copy.copy's generic __reduce_ex__ path cost more than the rest of a pass.
-        new = object.__new__(GameState)
-        fields = self.__dict__.copy()
-        fields["players"] = [p.clone() for p in self.players]
+        """A copy sharing every immutable record; only the players and the event list are copied. The engine
+        clones several times per decision: made as :meth:`Player.clone` is (a test checks every field is copied)."""
+        new = GameState.__new__(GameState)
+        new.take(self)
+        new.players = [self.players[0].clone(), self.players[1].clone()]
         if self.events is not None:
-            fields["events"] = list(self.events)
-        new.__dict__ = fields
+            new.events = list(self.events)
         return new
+
+    def take(self, other: GameState) -> None:
+        """Take every field of ``other``, sharing its values (:meth:`clone` copies the mutable ones after; a
+        resolution works on a clone and keeps it with this when the effect did not stop for a question)."""
+        self.rules, self.format, self.seed, self.players = other.rules, other.format, other.seed, other.players
+        self.frame, self.turn_player, self.chance, self.turn = other.frame, other.turn_player, other.chance, other.turn
+        self.stage, self.passes, self.buffer, self.used = other.stage, other.passes, other.buffer, other.used
+        self.attack, self.modifiers, self.split = other.attack, other.modifiers, other.split
+        self.pending, self.after, self.winner = other.pending, other.after, other.winner
+        self.rng_count, self.next_uid, self.resolved, self.events = (other.rng_count, other.next_uid, other.resolved,
+                                                                     other.events)
 
     # --- helpers -------------------------------------------------------------------------------
     def uid(self) -> int:
