@@ -4,11 +4,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup system build check export test lint bench serve clean lock
+.PHONY: all setup system native build check export test lint bench serve clean lock
 
 all: setup build
 
-setup: system $(STAMP)
+setup: system $(STAMP) native
+
+# The simulator's hot modules compiled with mypyc (quick when the sources have not changed since the last build;
+# without it, or when stale, the simulator runs its Python sources: see tools/blackpoker/native.py).
+native: $(STAMP)
+	@$(BIN)/python scripts/build_native.py
 
 system:
 	@scripts/setup-system.sh
@@ -55,4 +60,5 @@ serve: setup
 	$(BIN)/blackpoker serve
 
 clean:
-	rm -rf build dist .pytest_cache .hypothesis
+	rm -rf build dist .pytest_cache .hypothesis tools/blackpoker/native.json
+	find tools -name '*.so' -delete

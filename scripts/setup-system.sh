@@ -14,6 +14,9 @@ packages=(
   poppler-utils           # pdftotext / pdftoppm / pdffonts, for tests and for looking at PDFs
   graphviz                # the rulebook's flow diagrams
   chromium                # the real-browser tests of the action lists
+  gcc                     # mypyc compiles the simulator (scripts/build_native.py) to C extensions
+  libc6-dev
+  python3-dev             # Python.h for those extensions
 )
 
 missing=()
@@ -25,6 +28,10 @@ done
 # python3-venv is only needed when the interpreter lacks ensurepip (Debian's own python3 does).
 if python3 -c 'import ensurepip' 2>/dev/null; then
   missing=("${missing[@]/python3-venv}")
+fi
+# python3-dev is only needed when the interpreter has no headers of its own (a pyenv or python.org build has them).
+if python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(sysconfig.get_paths()["include"] + "/Python.h"))' 2>/dev/null; then
+  missing=("${missing[@]/python3-dev}")
 fi
 read -r -a missing <<<"${missing[*]:-}"
 

@@ -118,8 +118,24 @@ def test_seeded_games_are_unchanged(rules: Rules, golden: dict[str, dict[str, ob
     assert totals(rules, fmt, frame or None) == expected["self_play"]
 
 
+def differing(rules: Rules, names: list[str]) -> list[str]:
+    """The named regulations whose games differ from the golden ones."""
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    out = []
+    for name in names:
+        fmt, _, frame = name.partition("+")
+        games = [play_recorded(rules, fmt, frame or None, SEED + i) for i in range(GAMES)]
+        if games != golden[name]["games"] or totals(rules, fmt, frame or None) != golden[name]["self_play"]:
+            out.append(name)
+    return out
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--check"]:  # in another process (e.g. with BLACKPOKER_PURE=1): tests/test_native.py
+        bad = differing(load_rules(), sys.argv[2:])
+        sys.exit(f"games differ from the golden ones in {', '.join(bad)}" if bad else 0)
     if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python tests/test_sim_golden.py --write   (records the golden games from the current engine)")
+        sys.exit("usage: python tests/test_sim_golden.py --write   (records the golden games from the current engine)\n"
+                 "       python tests/test_sim_golden.py --check REGULATION…   (exit 1 if one differs)")
     GOLDEN.write_text(json.dumps(record(load_rules()), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {GOLDEN}")

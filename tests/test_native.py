@@ -1,0 +1,73 @@
+"""The compiled simulator (``blackpoker.native``): used after ``make``, never when stale, and playing the same games
+as the Python sources."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from blackpoker import native
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = ("import blackpoker.native as n, blackpoker.sim.engine as e, blackpoker.core.cards as c; "
+         "print(n.chosen()); print(e.__file__); print(c.__file__)")
+
+
+def _probe(tools: Path, **env: str) -> list[str]:
+    """What a fresh process importing ``blackpoker`` from ``tools`` runs: the state, and two modules' files."""
+    environ = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
+    result = subprocess.run([sys.executable, "-c", PROBE], env=dict(environ, PYTHONPATH=str(tools), **env),
+                            capture_output=True, text=True, check=True, cwd=tools)
+    return result.stdout.splitlines()
+
+
+def test_after_make_the_simulator_runs_compiled() -> None:
+    if os.environ.get(native.PURE_VARIABLE):
+        pytest.fail(f"{native.PURE_VARIABLE} is set: the compiled simulator is not tested")
+    assert native.chosen() == "compiled"
+    import blackpoker.sim.engine
+    assert not blackpoker.sim.engine.__file__.endswith(".py")
+
+
+@pytest.fixture
+def copied_tools(tmp_path: Path) -> Path:
+    """A copy of the built package (sources, extensions, manifest), to edit."""
+    tools = tmp_path / "tools"
+    shutil.copytree(ROOT / "tools", tools, ignore=shutil.ignore_patterns("__pycache__"))
+    return tools
+
+
+def test_a_copy_of_the_built_package_runs_compiled(copied_tools: Path) -> None:
+    state, engine, cards = _probe(copied_tools)
+    assert state == "compiled" and not engine.endswith(".py") and not cards.endswith(".py")
+
+
+@pytest.mark.parametrize("edited", ["sim/engine.py", "core/model.py"])
+def test_an_edited_source_is_run_from_its_python_not_from_the_stale_extension(copied_tools: Path, edited: str) -> None:
+    """An edit of a compiled module, or of a module the compiled code reads (the model), makes every compiled
+    module run from its source until the next ``make``: all or nothing, never a mix."""
+    with (copied_tools / "blackpoker" / edited).open("a", encoding="utf-8") as f:
+        f.write("\n# edited\n")
+    state, engine, cards = _probe(copied_tools)
+    assert state == "pure Python: the compiled modules are older than their sources (run make)"
+    assert engine.endswith("sim/engine.py") and cards.endswith("core/cards.py")
+
+
+def test_a_missing_manifest_or_the_variable_means_the_python_sources(copied_tools: Path) -> None:
+    assert _probe(copied_tools, BLACKPOKER_PURE="1")[0] == "pure Python: BLACKPOKER_PURE is set"
+    (copied_tools / "blackpoker" / "native.json").unlink()
+    state, engine, _cards = _probe(copied_tools)
+    assert state.startswith("pure Python: no manifest") and engine.endswith(".py")
+
+
+def test_the_python_sources_play_the_golden_games_too() -> None:
+    """The compiled run is checked by test_sim_golden.py in this process; the sources in another one."""
+    result = subprocess.run([sys.executable, str(ROOT / "tests" / "test_sim_golden.py"), "--check", "lite", "mast",
+                             "lite+entry20", "mast+extra"], env=dict(os.environ, BLACKPOKER_PURE="1"),
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,119 @@
+"""The compiled simulator: which modules mypyc compiles, and whether the compiled ones may be used.
+
+``make`` compiles the simulator's hot modules with mypyc (``scripts/build_native.py``) into C extensions beside
+their sources, which Python imports in preference to the ``.py`` files. That is only right while the extensions
+were built from the sources as they are now: a maintainer who edits the engine and runs ``blackpoker`` without
+``make`` must get the edited code, not a stale extension. So the build writes a manifest of the hashes of every
+source the compiled code was built from (the simulator and the rules core it reads), and :func:`install`, run
+first thing when ``blackpoker`` is imported, sends every compiled module back to its ``.py`` source when any of
+those files differs, when the manifest is missing, or when ``BLACKPOKER_PURE`` is set. It is all or nothing: the
+compiled modules call each other directly, so a mix of compiled and source modules would hold two copies of a class.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE = Path(__file__).resolve().parent
+MANIFEST = PACKAGE / "native.json"
+GROUP = "blackpoker_native"  # the shared library mypyc builds for the group: blackpoker_native__mypyc
+PURE_VARIABLE = "BLACKPOKER_PURE"
+
+# The modules self-play and the policies' rollouts spend their time in (the policies and the scenario runner stay
+# Python: they call into these). Each must type-check strictly and avoid what native classes lack (``__dict__``).
+COMPILED = (
+    "blackpoker.core.cards",
+    "blackpoker.core.keycard",
+    "blackpoker.core.targets",
+    "blackpoker.sim.abilities",
+    "blackpoker.sim.draw",
+    "blackpoker.sim.effects",
+    "blackpoker.sim.engine",
+    "blackpoker.sim.frame_effects",
+    "blackpoker.sim.frames",
+    "blackpoker.sim.ops",
+    "blackpoker.sim.requests",
+    "blackpoker.sim.selfplay",
+    "blackpoker.sim.setup",
+    "blackpoker.sim.state",
+    "blackpoker.sim.text",
+)
+# What the compiled code was built from: a change to any of these files makes the extensions stale.
+SOURCE_FOLDERS = ("core", "sim")
+
+
+def source_of(module: str) -> Path:
+    """The ``.py`` file of a module of the package."""
+    return PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def fingerprint() -> dict[str, str]:
+    """The SHA-256 of every source the compiled code depends on, by path relative to the package."""
+    return {path.relative_to(PACKAGE).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+            for folder in SOURCE_FOLDERS for path in sorted((PACKAGE / folder).rglob("*.py"))}
+
+
+def manifest(sources: dict[str, str]) -> dict[str, object]:
+    """What the build writes beside the extensions (and :func:`status` compares)."""
+    return {"python": sys.implementation.cache_tag, "modules": list(COMPILED), "sources": sources}
+
+
+def status() -> str:
+    """``"compiled"`` when the extensions are used, else why not (a short English phrase, for maintainers)."""
+    if os.environ.get(PURE_VARIABLE):
+        return f"pure Python: {PURE_VARIABLE} is set"
+    if not all(_extension(m) for m in COMPILED):
+        return "pure Python: not compiled (run make)"
+    try:
+        built = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "pure Python: no manifest of the compiled modules (run make)"
+    if built != manifest(fingerprint()):
+        return "pure Python: the compiled modules are older than their sources (run make)"
+    return "compiled"
+
+
+_chosen: str | None = None  # what install() found
+
+
+def chosen() -> str:
+    """What this process runs: :func:`status` as :func:`install` found it when ``blackpoker`` was imported."""
+    return _chosen if _chosen is not None else status()
+
+
+def install() -> None:
+    """Import the sources instead of the extensions unless :func:`status` says they are current."""
+    global _chosen
+    if _chosen is None:
+        _chosen = status()
+        if _chosen != "compiled":
+            sys.meta_path.insert(0, _SourceFinder())
+
+
+def _extension(module: str) -> Path | None:
+    """The built extension of a module, if there is one."""
+    stem = source_of(module).with_suffix("")
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = stem.with_name(stem.name + suffix)
+        if candidate.exists():
+            return candidate
+    return None
+
+
+class _SourceFinder:
+    """A meta path finder that finds the compiled modules' ``.py`` sources (before the path finder, which would
+    prefer the extension beside them)."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in COMPILED:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_of(fullname))
