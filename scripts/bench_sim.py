@@ -1,6 +1,6 @@
 """Measure the simulator: decisions, requests and games per second of random self-play, per regulation.
 
-Usage: .venv/bin/python scripts/bench_sim.py [--games N] [--seed S] [--rounds R] [--baseline TREE] [--only REG,…]
+Usage: .venv/bin/python scripts/bench_sim.py [--games N] [--seed S] [--rounds R] [--baseline TREE] [--pure] [--only REG,…]
 
 Every regulation (each format alone and each format + frame pair of Table 3.1) plays the same seeded games. With
 ``--baseline TREE`` (a checkout of older code, e.g. ``git worktree add /tmp/bp-base d08e867``) the same games are
