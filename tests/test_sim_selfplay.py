@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from click.testing import CliRunner
 
@@ -9,6 +11,7 @@ from blackpoker import load_rules
 from blackpoker.cli.main import cli
 from blackpoker.sim.selfplay import check_invariants, self_play
 from blackpoker.sim.setup import new_game
+from blackpoker.sim.state import Character, FogCard, Player, TrumpCard
 
 
 @pytest.mark.parametrize("format_id", ["lite", "std", "pro", "mast"])
@@ -52,3 +55,28 @@ def test_cli_play_reports_counts() -> None:
     outcome = CliRunner().invoke(cli, ["sim", "play", "--games", "3", "--seed", "5", "--format", "std"])
     assert outcome.exit_code == 0, outcome.output
     assert "games: 3" in outcome.output and "games/s" in outcome.output
+
+
+def test_a_card_copied_into_any_zone_of_a_player_is_caught() -> None:
+    """Every zone of a player that holds cards is followed by the one-zone check (it names them one by one): a
+    copy of a hand card added to it is caught; a new zone without a case here fails the test."""
+    rules = load_rules()
+    before = new_game(rules, "mast", 3, frame="extra")
+    card = before.players[0].hand[0]
+    uid = before.next_uid + 100
+    holding = {
+        "life": lambda p: setattr(p, "life", p.life + (card,)),
+        "hand": lambda p: setattr(p, "hand", p.hand + (card,)),
+        "graveyard": lambda p: setattr(p, "graveyard", p.graveyard + (card,)),
+        "pack": lambda p: setattr(p, "pack", p.pack + (card,)),
+        "rare": lambda p: setattr(p, "rare", p.rare + (card,)),
+        "field": lambda p: setattr(p, "field", p.field + (Character(uid, 0, (card,), "soldier", "soldier"),)),
+        "fog": lambda p: setattr(p, "fog", p.fog + (FogCard("fog", 0, (card,), 1, 1, 1),)),
+        "trumps": lambda p: setattr(p, "trumps", p.trumps + (TrumpCard(uid, card),)),
+    }
+    not_cards = {"pack_opened", "deck"}
+    assert set(holding) == {f.name for f in dataclasses.fields(Player)} - not_cards
+    for zone, add_copy in holding.items():
+        after = before.clone()
+        add_copy(after.players[0])
+        assert any("exactly one zone" in p for p in check_invariants(before, after, None)), zone

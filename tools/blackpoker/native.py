@@ -34,6 +34,7 @@ COMPILED = (
     "blackpoker.core.keycard",
     "blackpoker.core.targets",
     "blackpoker.sim.abilities",
+    "blackpoker.sim.decisions",
     "blackpoker.sim.draw",
     "blackpoker.sim.effects",
     "blackpoker.sim.engine",

@@ -1,11 +1,15 @@
-"""The decisions a player makes (OpenSpiel's actions): request an action, pass, or answer an effect's question."""
+"""The decisions a player makes (OpenSpiel's actions): request an action, pass, or answer an effect's question.
+
+Records with a written ``__init__``, as in ``state.py`` (and checked by the same test): the compiled simulator
+makes one per step."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from blackpoker.core.cards import Card
-from blackpoker.sim.state import Payment, Target
+from blackpoker.sim.state import NO_PAYMENT, Payment, Target
 
 
 @dataclass(frozen=True)
@@ -19,16 +23,27 @@ class RequestAction:
 
     action_id: str
     keys: tuple[Card, ...] = ()
-    payment: Payment = Payment()
+    payment: Payment = NO_PAYMENT
     targets: tuple[Target, ...] = ()
     key_character: int | None = None  # the key soldier of a cost-K action (兵士起因)
+
+    def __init__(self, action_id: str, keys: tuple[Card, ...] = (), payment: Payment = NO_PAYMENT,
+                 targets: tuple[Target, ...] = (), key_character: int | None = None) -> None:
+        object.__setattr__(self, "action_id", action_id)
+        object.__setattr__(self, "keys", keys)
+        object.__setattr__(self, "payment", payment)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "key_character", key_character)
 
 
 @dataclass(frozen=True)
 class Choose:
     """An answer to a question an effect asks while it resolves (ドローの2枚目, ヒット/スタンド, …)."""
 
-    option: object
+    option: Any  # any value an effect offers (Any, not object: mypyc cannot compile a dataclass field typed object)
+
+    def __init__(self, option: Any) -> None:
+        object.__setattr__(self, "option", option)
 
 
 Decision = Pass | RequestAction | Choose

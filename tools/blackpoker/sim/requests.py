@@ -8,7 +8,7 @@ loaded model; only the activation-condition texts are mapped to code (``ACTIVATI
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, product
@@ -324,7 +324,6 @@ class _Plan:
     discards: int
     sacrifices: int
     quick_magic: bool  # a 速攻魔法, whose cost D 魔術士 waives (waives_discard)
-    free: Payment  # the only payment when there is no B, D or S to choose
     keyed_targets: bool  # the targets depend on the key cards (same suit as the key)
     key_sets: dict[int, tuple[tuple[Card, ...], ...]] = field(default_factory=dict, compare=False)  # by pool mask
 
@@ -358,7 +357,7 @@ def _plan(action: Action) -> _Plan:
     spec = action.target_spec
     return _Plan(action, action.timing.value == "main", _compile_activation(action), zone, key, mask,
                  key.card_count if key is not None else 0, single, nb, nl, nd, ns, action.category == "速攻魔法",
-                 Payment((), nl, (), ()), spec is not None and spec.same_suit_as_key)
+                 spec is not None and spec.same_suit_as_key)
 
 
 _KEY_SETS_KEPT = 4096  # memoised hands per table; hands repeat across decisions and games, but not without bound
@@ -433,6 +432,26 @@ def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]
         yield from group.requests()
 
 
+class PaymentChoices:
+    """The payments of one request, in the order ``for bulwarks: for discards: for sacrifices`` (as
+    :func:`payments` lists them), made only when asked for: a player picks one request of many."""
+
+    __slots__ = ("bulwarks", "discards", "life", "sacrifices", "size")
+
+    def __init__(self, bulwarks: tuple[tuple[int, ...], ...], life: int, discards: tuple[tuple[Card, ...], ...],
+                 sacrifices: tuple[tuple[int, ...], ...]) -> None:
+        self.bulwarks, self.life, self.discards, self.sacrifices = bulwarks, life, discards, sacrifices
+        self.size = len(bulwarks) * len(discards) * len(sacrifices)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def payment(self, index: int) -> Payment:
+        b, rest = divmod(index, len(self.discards) * len(self.sacrifices))
+        d, s = divmod(rest, len(self.sacrifices))
+        return Payment(self.bulwarks[b], self.life, self.discards[d], self.sacrifices[s])
+
+
 class RequestGroup:
     """Legal requests that share an action, key cards and key soldier: one per payment and target, in the order
     ``for payment: for target``. Self-play picks one request of all; making only that one is cheaper than
@@ -441,7 +460,7 @@ class RequestGroup:
 
     __slots__ = ("action_id", "key_character", "keys", "payments", "size", "targets")
 
-    def __init__(self, action_id: str, keys: tuple[Card, ...], key_character: int | None, payments: list[Payment],
+    def __init__(self, action_id: str, keys: tuple[Card, ...], key_character: int | None, payments: PaymentChoices,
                  targets: list[tuple[Target, ...]]) -> None:
         self.action_id, self.keys, self.key_character = action_id, keys, key_character
         self.payments, self.targets = payments, targets
@@ -452,11 +471,11 @@ class RequestGroup:
 
     def request(self, index: int) -> RequestAction:
         pay, target = divmod(index, len(self.targets))
-        return RequestAction(self.action_id, self.keys, self.payments[pay], self.targets[target], self.key_character)
+        return RequestAction(self.action_id, self.keys, self.payments.payment(pay), self.targets[target],
+                             self.key_character)
 
     def requests(self) -> list[RequestAction]:
-        return [RequestAction(self.action_id, self.keys, pay, target, self.key_character)
-                for pay in self.payments for target in self.targets]
+        return [self.request(i) for i in range(self.size)]
 
 
 def request_groups(state: GameState, player: int) -> list[RequestGroup]:
@@ -516,12 +535,9 @@ def request_groups(state: GameState, player: int) -> list[RequestGroup]:
                 continue
         for key_character in key_chars:
             for keys in key_sets:
-                if discards or plan.bulwarks or plan.sacrifices:
-                    pays = _payments(plan, hand, keys, bulwarks, discards, sacrifices)
-                    if not pays:
-                        continue
-                else:
-                    pays = [plan.free]
+                pays = PaymentChoices(bulwarks, plan.life, _discards(hand, keys, discards), sacrifices)
+                if not pays:
+                    continue
                 if plan.keyed_targets:
                     targets = [(t,) for t in target_candidates(state, player, action, keys)]
                 if targets:
@@ -529,17 +545,18 @@ def request_groups(state: GameState, player: int) -> list[RequestGroup]:
     return groups
 
 
-def _payments(plan: _Plan, hand: tuple[Card, ...], keys: tuple[Card, ...], bulwarks: tuple[tuple[int, ...], ...],
-              discards: int, sacrifices: tuple[tuple[int, ...], ...]) -> list[Payment]:
-    """:func:`payments` with the bulwark and sacrifice choices already listed."""
-    d_opts: Iterable[tuple[Card, ...]] = ((),)
-    if discards:
-        rest = list(hand)
-        for k in keys:
-            if k in rest:  # a rare card key is not in the hand
-                rest.remove(k)
-        d_opts = list(combinations(sort_cards(rest), discards))
-    return [Payment(b, plan.life, d, s) for b, d, s in product(bulwarks, d_opts, sacrifices)]
+def _discards(hand: tuple[Card, ...], keys: tuple[Card, ...], discards: int) -> tuple[tuple[Card, ...], ...]:
+    """The choices of ``discards`` cards of the hand without the key cards, as :func:`payments` lists them."""
+    if not discards:
+        return _NO_DISCARD
+    rest = list(hand)
+    for k in keys:
+        if k in rest:  # a rare card key is not in the hand
+            rest.remove(k)
+    return tuple(combinations(sort_cards(rest), discards))
+
+
+_NO_DISCARD: tuple[tuple[Card, ...], ...] = ((),)
 
 
 def target_valid(state: GameState, req: Request, target: Target) -> str | None:

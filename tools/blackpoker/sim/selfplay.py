@@ -6,7 +6,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
@@ -88,9 +88,8 @@ def card_problems(state: GameState, p: int) -> list[str]:
     return []
 
 
-_ZONE_NAMES = tuple(f.name for f in fields(Player))  # the order of Player.zones()
-_PILES = frozenset({"life", "hand", "graveyard", "pack", "rare"})  # Player fields that are plain tuples of cards
-_HOLDERS = frozenset({"field", "fog", "trumps"})  # Player fields whose records hold cards
+_PILES = ("life", "hand", "graveyard", "pack", "rare")  # Player fields that are plain tuples of cards
+_HOLDERS = ("field", "fog", "trumps")  # Player fields whose records hold cards
 
 
 def _held(player: Player, zone: str) -> list[Card]:
@@ -122,27 +121,21 @@ def _request_keys(state: GameState, p: int) -> list[Card]:
 
 def _same_cards_moved(before: GameState, after: GameState, p: int, requests_kept: bool) -> bool:
     """Whether the cards that left the zones the step replaced are the cards that arrived in them, each once
-    (then, as ``before`` kept every card in one zone, so does ``after``). Cards are compared as ``Card.bit`` sums;
-    a pile that only grew at its end or lost cards from its top is compared by those cards alone (C-level
-    tuple comparisons find that out), since graveyard and life hold most of the cards and change at most steps."""
-    was_player, now_player = before.players[p], after.players[p]
+    (then, as ``before`` kept every card in one zone, so does ``after``). Cards are compared as ``Card.bit`` sums.
+    Zones are named one by one (``tests/test_sim_selfplay.py`` checks that every zone of a player is)."""
+    was, now = before.players[p], after.players[p]
     gone: list[Card] = []
     came: list[Card] = []
-    for name, was, now in zip(_ZONE_NAMES, was_player.zones(), now_player.zones(), strict=True):
-        if now is was:
-            continue
-        if name in _PILES:
-            n, m = len(was), len(now)
-            if m >= n and now[:n] == was:
-                came.extend(now[n:])
-            elif m <= n and was[n - m:] == now:
-                gone.extend(was[:n - m])
-            else:
-                gone.extend(was)
-                came.extend(now)
-        elif name in _HOLDERS:
-            gone.extend(_held(was_player, name))
-            came.extend(_held(now_player, name))
+    _pile_moves(was.life, now.life, gone, came)
+    _pile_moves(was.hand, now.hand, gone, came)
+    _pile_moves(was.graveyard, now.graveyard, gone, came)
+    _pile_moves(was.pack, now.pack, gone, came)
+    _pile_moves(was.rare, now.rare, gone, came)
+    for zone, replaced in (("field", now.field is not was.field), ("fog", now.fog is not was.fog),
+                           ("trumps", now.trumps is not was.trumps)):
+        if replaced:
+            gone.extend(_held(was, zone))
+            came.extend(_held(now, zone))
     if not requests_kept:
         gone.extend(_request_keys(before, p))
         came.extend(_request_keys(after, p))
@@ -152,6 +145,22 @@ def _same_cards_moved(before: GameState, after: GameState, p: int, requests_kept
     for card in came:
         arrived_mask |= card.bit
     return len(gone) == len(came) == arrived_mask.bit_count() and left_mask == arrived_mask
+
+
+def _pile_moves(was: tuple[Card, ...], now: tuple[Card, ...], gone: list[Card], came: list[Card]) -> None:
+    """Add the cards that left a pile to ``gone`` and those that arrived to ``came``. A pile that only grew at its
+    end or lost cards from its top is compared by those cards alone (C-level tuple comparisons find that out),
+    since graveyard and life hold most of the cards and change at most steps."""
+    if now is was:
+        return
+    n, m = len(was), len(now)
+    if m >= n and now[:n] == was:
+        came.extend(now[n:])
+    elif m <= n and was[n - m:] == now:
+        gone.extend(was[:n - m])
+    else:
+        gone.extend(was)
+        came.extend(now)
 
 
 def _frame_invariants(before: GameState, after: GameState, p: int) -> list[str]:

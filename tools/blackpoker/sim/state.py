@@ -134,6 +134,9 @@ class Payment:
         object.__setattr__(self, "sacrifices", sacrifices)
 
 
+NO_PAYMENT = Payment()  # the cost of an action without one (one shared immutable value)
+
+
 @dataclass(frozen=True)
 class Request:
     """A request (6.2.2): an action, its controller, its key cards (held on the stage), cost and targets."""
@@ -142,13 +145,13 @@ class Request:
     action_id: str
     controller: int
     keys: tuple[Card, ...] = ()
-    payment: Payment = Payment()
+    payment: Payment = NO_PAYMENT
     targets: tuple[Target, ...] = ()
     triggered: bool = False
     key_character: int | None = None  # the soldier that is the key card of a cost-K action (兵士起因)
 
     def __init__(self, uid: int, action_id: str, controller: int, keys: tuple[Card, ...] = (),
-                 payment: Payment = Payment(), targets: tuple[Target, ...] = (), triggered: bool = False,
+                 payment: Payment = NO_PAYMENT, targets: tuple[Target, ...] = (), triggered: bool = False,
                  key_character: int | None = None) -> None:
         object.__setattr__(self, "uid", uid)
         object.__setattr__(self, "action_id", action_id)
