@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from blackpoker.sim.draw import randbelow
+from blackpoker.sim.draw import randbelow, shuffle
 
 
 def test_randbelow_draws_what_randrange_and_choice_draw() -> None:
@@ -14,3 +14,14 @@ def test_randbelow_draws_what_randrange_and_choice_draw() -> None:
             options = range(n)
             assert randbelow(ours, n) == library.randrange(n) == by_choice.choice(options)
         assert ours.getstate() == library.getstate() == by_choice.getstate()  # and consumed the same bits
+
+
+def test_shuffle_shuffles_as_the_library_does() -> None:
+    for seed in range(50):
+        ours, library = random.Random(seed), random.Random(seed)
+        for n in (0, 1, 2, 3, 7, 20, 54, 200):
+            mine, theirs = list(range(n)), list(range(n))
+            shuffle(ours, mine)
+            library.shuffle(theirs)
+            assert mine == theirs
+        assert ours.getstate() == library.getstate()

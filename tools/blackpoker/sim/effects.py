@@ -14,6 +14,7 @@ from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim import ops
 from blackpoker.sim.abilities import all_labels, can_attack, modifiers, size, soldier_type
+from blackpoker.sim.draw import shuffle
 from blackpoker.sim.errors import IllegalDecision, NeedChoice
 from blackpoker.sim.requests import target_candidates
 from blackpoker.sim.state import AttackLine, Character, FogCard, GameState, Request, Target, player_name, sort_cards
@@ -373,7 +374,7 @@ def _search(ctx: Ctx) -> None:
     if card is not None:
         life = list(p.life)
         life.remove(card)  # type: ignore[arg-type]
-        s.rng().shuffle(life)
+        shuffle(s.rng(), life)
         p.life, p.hand = tuple(life), p.hand + (card,)  # type: ignore[operator]
         ctx.log(f"ライフの {card} を見せて手札に加え、ライフを切りなおす")
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.core.model import Frame, Rules
+from blackpoker.sim.draw import shuffle
 from blackpoker.sim.errors import SimError
 from blackpoker.sim.state import GameState, TrumpCard, player_name, sort_cards
 from blackpoker.sim.text import card_list
@@ -63,8 +64,8 @@ def check_deck(rules: Rules, frame: Frame | None, deck: Iterable[Card], owner: s
     """2.3 (no repeated card, at most 2 Jokers) and the frame's デッキ条件 (5.3.1)."""
     cards = list(deck)
     who = f"{owner} の" if owner else ""
-    repeated = [c for c, n in Counter(cards).items() if n > 1]
-    if repeated:
+    if len(set(cards)) != len(cards):  # (counted only then: self-play checks a deck at every game)
+        repeated = [c for c, n in Counter(cards).items() if n > 1]
         raise SetupError(f"2.3: {who}デッキに {card_list(sort_cards(repeated))} が2枚以上あります"
                          "(スートと数字の組合せは重複できません)")
     if sum(c.is_joker for c in cards) > 2:
@@ -113,7 +114,7 @@ class _Setup:
         self.name = player_name(index)
 
     def shuffle(self) -> None:
-        self.state.rng().shuffle(self.deck)
+        shuffle(self.state.rng(), self.deck)
 
     def pick(self, given: tuple[Card, ...], count: int, step: str) -> tuple[Card, ...]:
         """Chosen cards taken out of the deck: the given ones (checked), else random ones."""
@@ -176,7 +177,7 @@ def _entry20(s: _Setup) -> None:
     s.make_life()
     s.preset()
     life = list(s.player.life)  # ruling entry20-setup-order: shuffle the rest of the life, draw 7, no rebuild
-    s.state.rng().shuffle(life)
+    shuffle(s.state.rng(), life)
     s.player.life = tuple(life)
     s.state.log(f"{s.name}: 残りのライフをよく切る")
     s.draw_to(HAND_SIZE)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, product
+from math import comb
 from operator import attrgetter
 
 from blackpoker.core.cards import Card, full_deck
@@ -434,22 +435,31 @@ def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]
 
 class PaymentChoices:
     """The payments of one request, in the order ``for bulwarks: for discards: for sacrifices`` (as
-    :func:`payments` lists them), made only when asked for: a player picks one request of many."""
+    :func:`payments` lists them), made only when asked for: a player picks one request of many. Even the discard
+    choices are listed only then (their number is a binomial coefficient)."""
 
-    __slots__ = ("bulwarks", "discards", "life", "sacrifices", "size")
+    __slots__ = ("bulwarks", "discard_count", "discard_choices", "discards", "hand", "keys", "life", "sacrifices",
+                 "size")
 
-    def __init__(self, bulwarks: tuple[tuple[int, ...], ...], life: int, discards: tuple[tuple[Card, ...], ...],
-                 sacrifices: tuple[tuple[int, ...], ...]) -> None:
-        self.bulwarks, self.life, self.discards, self.sacrifices = bulwarks, life, discards, sacrifices
-        self.size = len(bulwarks) * len(discards) * len(sacrifices)
+    def __init__(self, bulwarks: tuple[tuple[int, ...], ...], life: int, hand: tuple[Card, ...],
+                 keys: tuple[Card, ...], discards: int, sacrifices: tuple[tuple[int, ...], ...]) -> None:
+        self.bulwarks, self.life, self.sacrifices = bulwarks, life, sacrifices
+        self.hand, self.keys, self.discards = hand, keys, discards
+        # the hand's cards are distinct, so the key cards in it leave len(hand) - (keys in hand) to discard from
+        self.discard_count = comb(len(hand) - sum(1 for k in keys if k in hand), discards) if discards else 1
+        self.discard_choices: tuple[tuple[Card, ...], ...] | None = None if discards else _NO_DISCARD
+        self.size = len(bulwarks) * self.discard_count * len(sacrifices)
 
     def __len__(self) -> int:
         return self.size
 
     def payment(self, index: int) -> Payment:
-        b, rest = divmod(index, len(self.discards) * len(self.sacrifices))
+        b, rest = divmod(index, self.discard_count * len(self.sacrifices))
         d, s = divmod(rest, len(self.sacrifices))
-        return Payment(self.bulwarks[b], self.life, self.discards[d], self.sacrifices[s])
+        choices = self.discard_choices
+        if choices is None:
+            choices = self.discard_choices = _discards(self.hand, self.keys, self.discards)
+        return Payment(self.bulwarks[b], self.life, choices[d], self.sacrifices[s])
 
 
 class RequestGroup:
@@ -535,7 +545,7 @@ def request_groups(state: GameState, player: int) -> list[RequestGroup]:
                 continue
         for key_character in key_chars:
             for keys in key_sets:
-                pays = PaymentChoices(bulwarks, plan.life, _discards(hand, keys, discards), sacrifices)
+                pays = PaymentChoices(bulwarks, plan.life, hand, keys, discards, sacrifices)
                 if not pays:
                     continue
                 if plan.keyed_targets:
@@ -547,8 +557,6 @@ def request_groups(state: GameState, player: int) -> list[RequestGroup]:
 
 def _discards(hand: tuple[Card, ...], keys: tuple[Card, ...], discards: int) -> tuple[tuple[Card, ...], ...]:
     """The choices of ``discards`` cards of the hand without the key cards, as :func:`payments` lists them."""
-    if not discards:
-        return _NO_DISCARD
     rest = list(hand)
     for k in keys:
         if k in rest:  # a rare card key is not in the hand

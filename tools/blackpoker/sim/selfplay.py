@@ -12,7 +12,7 @@ from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim.abilities import trump_of
 from blackpoker.sim.decisions import Decision, Pass, RequestAction
-from blackpoker.sim.draw import randbelow
+from blackpoker.sim.draw import randbelow, shuffle
 from blackpoker.sim.engine import apply, current_player, legal_options
 from blackpoker.sim.frame_effects import trump_closed
 from blackpoker.sim.frames import SetupChoice, check_regulation, default_deck
@@ -191,7 +191,7 @@ def random_setup(rules: Rules, format_id: str, frame: str | None, rng: random.Ra
     for _ in (0, 1):
         deck = list(default_deck(rules, frame_def))
         low = frame_def.deck.min_cards if frame_def.deck and frame_def.deck.min_cards else len(deck)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         deck = deck[:rng.randint(low, len(deck))]
         choice = None
         if frame_def.trumps:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
+from blackpoker.sim.draw import shuffle
 from blackpoker.sim.frames import SetupChoice, SetupError, check_deck, check_regulation, default_deck, setup_frame
 from blackpoker.sim.state import GameState, Player, player_name
 from blackpoker.sim.text import card_list
@@ -31,7 +32,7 @@ def new_game(rules: Rules, format_id: str, seed: int, *, frame: str | None = Non
     if frame_def is None:
         for index, p in enumerate(state.players):  # 2.9.1
             cards = list(deck_pair[index])
-            state.rng().shuffle(cards)
+            shuffle(state.rng(), cards)
             if len(cards) < 8:
                 raise SetupError(f"2.9.1: {player_name(index)} のデッキが足りずゲームの始め方を終えられません")
             p.hand, p.life = tuple(cards[:7]), tuple(cards[7:])
