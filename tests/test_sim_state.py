@@ -11,6 +11,7 @@ import dataclasses
 from blackpoker.native import source_of
 from blackpoker.sim import decisions as decisions_module
 from blackpoker.sim import state as state_module
+from blackpoker.sim.policies import observation as observation_module
 from blackpoker.sim.state import GameState, Player
 
 STATE_SOURCE = source_of(state_module.__name__)  # the source, also when the compiled module is imported
@@ -19,7 +20,7 @@ STATE_SOURCE = source_of(state_module.__name__)  # the source, also when the com
 def _records() -> list[ast.ClassDef]:
     """The frozen records of the state and of the decisions (Pass has no field and needs no __init__)."""
     records = []
-    for source in (STATE_SOURCE, source_of(decisions_module.__name__)):
+    for source in (STATE_SOURCE, source_of(decisions_module.__name__), source_of(observation_module.__name__)):
         tree = ast.parse(source.read_text(encoding="utf-8"))
         records += [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name != "Pass"
                     and any("frozen=True" in ast.unparse(d) for d in node.decorator_list)]
@@ -28,7 +29,8 @@ def _records() -> list[ast.ClassDef]:
 
 def test_every_frozen_record_writes_an_init_that_takes_and_sets_exactly_its_fields() -> None:
     records = _records()
-    assert {r.name for r in records} >= {"Character", "Payment", "Request", "Target", "RequestAction", "Choose"}
+    assert {r.name for r in records} >= {"Character", "Payment", "Request", "Target", "RequestAction", "Choose",
+                                         "Observation", "SideView", "CharacterView"}
     for record in records:
         fields = [(s.target.id, None if s.value is None else ast.unparse(s.value)) for s in record.body
                   if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]

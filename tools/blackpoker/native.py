@@ -27,12 +27,12 @@ MANIFEST = PACKAGE / "native.json"
 GROUP = "blackpoker_native"  # the shared library mypyc builds for the group: blackpoker_native__mypyc
 PURE_VARIABLE = "BLACKPOKER_PURE"
 
-# The modules self-play and the policies' rollouts spend their time in (the policies and the scenario runner stay
-# Python: they call into these). Each must type-check strictly and avoid what native classes lack (``__dict__``).
+# The modules self-play and the policies spend their time in (the scenario runner, the balance study and the rules
+# model stay Python: the model is read by the renderers and the Sphinx extension, which use ``vars()`` on its
+# records). Each must type-check strictly and avoid what native classes lack (``__dict__``).
 COMPILED = (
     "blackpoker.core.cards",
     "blackpoker.core.keycard",
-    "blackpoker.core.model",
     "blackpoker.core.targets",
     "blackpoker.sim.abilities",
     "blackpoker.sim.decisions",
@@ -42,7 +42,14 @@ COMPILED = (
     "blackpoker.sim.errors",
     "blackpoker.sim.frame_effects",
     "blackpoker.sim.frames",
+    "blackpoker.sim.observe",
     "blackpoker.sim.ops",
+    "blackpoker.sim.policies.base",
+    "blackpoker.sim.policies.determinize",
+    "blackpoker.sim.policies.greedy",
+    "blackpoker.sim.policies.ismcts",
+    "blackpoker.sim.policies.observation",
+    "blackpoker.sim.policies.uniform",
     "blackpoker.sim.requests",
     "blackpoker.sim.selfplay",
     "blackpoker.sim.setup",

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim.abilities import trump_of
+from blackpoker.sim.draw import shuffle
 from blackpoker.sim.frames import check_regulation, default_deck
 from blackpoker.sim.policies.observation import Observation, SideView
 from blackpoker.sim.state import Character, GameState, Pending, Player, TrumpCard, sort_cards
@@ -49,12 +50,9 @@ def determinize(obs: Observation, rules: Rules, rng: random.Random, options: tup
     players = []
     for index, side in enumerate(obs.players):
         shown = _shown(obs, index, side)
-        pool = list(side.deck) if side.deck is not None else list(pool_deck)
-        for c in shown:
-            if c in pool:
-                pool.remove(c)
-        pool = sort_cards(pool) if len(set(pool)) == len(pool) else sorted(pool)
-        rng.shuffle(pool)
+        seen = set(shown)  # a deck's cards are distinct: removing each shown card once is leaving them all out
+        pool = sort_cards(c for c in (side.deck if side.deck is not None else pool_deck) if c not in seen)
+        shuffle(rng, pool)
         hidden_trumps = [t for t in side.trumps if t.card is None]
         trump_cards = [c for c in pool if trump_of(rules, c) is not None][:len(hidden_trumps)]
         for c in trump_cards:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from blackpoker.core.model import Rules
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
+from blackpoker.sim.draw import randbelow
 from blackpoker.sim.engine import apply, current_player, legal_decisions
 from blackpoker.sim.errors import SimError
 from blackpoker.sim.policies.determinize import determinize
@@ -56,8 +57,8 @@ def rollout_pick(rng: random.Random, state: GameState, options: list[Decision]) 
     """The cheap rollout policy: random, but the turn player with an empty stage rarely passes."""
     if (len(options) > 1 and isinstance(options[0], Pass) and not state.stage and state.chance == state.turn_player
             and rng.random() < 0.9):
-        return rng.choice(options[1:])
-    return rng.choice(options)
+        return options[1 + randbelow(rng, len(options) - 1)]  # rng.choice(options[1:])
+    return options[randbelow(rng, len(options))]  # rng.choice(options)
 
 
 def is_free(d: Decision) -> bool:
@@ -162,7 +163,7 @@ class ISMCTSPolicy:
             node.edges.setdefault(d, Edge()).available += 1
         untried = [d for d in legal if node.edges[d].visits == 0]
         if untried:
-            return self.rng.choice(untried)
+            return untried[randbelow(self.rng, len(untried))]  # self.rng.choice(untried)
 
         def ucb(d: Decision) -> float:
             e = node.edges[d]

@@ -7,6 +7,9 @@ and the random draws it will give). The zone-by-zone levels are those of :mod:`b
 text view is kept as ``disclosure``; the structured fields name the same facts with the ids the legal decisions
 use (character uids, request uids), so a policy can tell what a decision does. The value holds only cards,
 numbers and strings: no reference to the state, its players or a random generator.
+
+The views spell out their ``__init__`` as ``sim/state.py``'s records do (ISMCTS observes at every step of its
+rollouts; the test of the records checks these too).
 """
 
 from __future__ import annotations
@@ -34,12 +37,29 @@ class CharacterView:
     entered_turn: int
     timestamp: int
 
+    def __init__(self, uid: int, owner: int, cards: tuple[Card, ...] | None, kind: str, type_id: str, driven: bool,
+                 face_up: bool, entered_turn: int, timestamp: int) -> None:
+        object.__setattr__(self, "uid", uid)
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "type_id", type_id)
+        object.__setattr__(self, "driven", driven)
+        object.__setattr__(self, "face_up", face_up)
+        object.__setattr__(self, "entered_turn", entered_turn)
+        object.__setattr__(self, "timestamp", timestamp)
+
 
 @dataclass(frozen=True)
 class TrumpView:
     uid: int
     card: Card | None  # None: the opponent's face-down trump (裏切札)
     face_up: bool
+
+    def __init__(self, uid: int, card: Card | None, face_up: bool) -> None:
+        object.__setattr__(self, "uid", uid)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "face_up", face_up)
 
 
 @dataclass(frozen=True)
@@ -61,6 +81,25 @@ class SideView:
     trumps: tuple[TrumpView, ...]
     deck: frozenset[Card] | None  # the cards the viewer brought (they know their own deck)
 
+    def __init__(self, life_answer: str, life: int | None, hand: tuple[Card, ...] | None, hand_count: int,
+                 graveyard: tuple[Card, ...], field: tuple[CharacterView, ...], fog: tuple[FogCard, ...],
+                 pack_count: int, pack_opened: bool, pack: tuple[Card, ...] | None, rare: tuple[Card, ...] | None,
+                 rare_count: int, trumps: tuple[TrumpView, ...], deck: frozenset[Card] | None) -> None:
+        object.__setattr__(self, "life_answer", life_answer)
+        object.__setattr__(self, "life", life)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_count", hand_count)
+        object.__setattr__(self, "graveyard", graveyard)
+        object.__setattr__(self, "field", field)
+        object.__setattr__(self, "fog", fog)
+        object.__setattr__(self, "pack_count", pack_count)
+        object.__setattr__(self, "pack_opened", pack_opened)
+        object.__setattr__(self, "pack", pack)
+        object.__setattr__(self, "rare", rare)
+        object.__setattr__(self, "rare_count", rare_count)
+        object.__setattr__(self, "trumps", trumps)
+        object.__setattr__(self, "deck", deck)
+
 
 @dataclass(frozen=True)
 class PendingView:
@@ -71,6 +110,12 @@ class PendingView:
     where: str
     choices: tuple[object, ...]
     prompt: str
+
+    def __init__(self, request: Request, where: str, choices: tuple[object, ...], prompt: str) -> None:
+        object.__setattr__(self, "request", request)
+        object.__setattr__(self, "where", where)
+        object.__setattr__(self, "choices", choices)
+        object.__setattr__(self, "prompt", prompt)
 
 
 @dataclass(frozen=True)
@@ -95,6 +140,33 @@ class Observation:
     pending_player: int | None
     pending: PendingView | None  # only when the viewer is the one asked
     disclosure: str  # sim/observe.py's view of 2.11 for the viewer, as JSON text
+
+    def __init__(self, viewer: int, format: str, frame: str | None, turn: int, turn_player: int, chance: int | None,
+                 players: tuple[SideView, SideView], stage: tuple[Request, ...], buffer: tuple[Request, ...],
+                 passes: tuple[int, ...], used: frozenset[tuple[int, str]], attack: tuple[AttackLine, ...],
+                 modifiers: tuple[Modifier, ...], split: frozenset[int], after: tuple[str, int], next_uid: int,
+                 resolved: tuple[str, ...], pending_player: int | None, pending: PendingView | None,
+                 disclosure: str) -> None:
+        object.__setattr__(self, "viewer", viewer)
+        object.__setattr__(self, "format", format)
+        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "turn_player", turn_player)
+        object.__setattr__(self, "chance", chance)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "stage", stage)
+        object.__setattr__(self, "buffer", buffer)
+        object.__setattr__(self, "passes", passes)
+        object.__setattr__(self, "used", used)
+        object.__setattr__(self, "attack", attack)
+        object.__setattr__(self, "modifiers", modifiers)
+        object.__setattr__(self, "split", split)
+        object.__setattr__(self, "after", after)
+        object.__setattr__(self, "next_uid", next_uid)
+        object.__setattr__(self, "resolved", resolved)
+        object.__setattr__(self, "pending_player", pending_player)
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "disclosure", disclosure)
 
     @property
     def me(self) -> SideView:
