@@ -44,7 +44,7 @@ def test_a_dask_cluster_gives_the_same_games() -> None:
     distributed = pytest.importorskip("distributed")
     local = run_local(str(DEFINITIONS), SPECS[:3], 1, progress=False)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
-        remote = run_dask(str(DEFINITIONS), SPECS[:3], cluster.scheduler_address, progress=False)
+        remote = run_dask(load_rules(), SPECS[:3], cluster.scheduler_address, progress=False)
     assert remote == local
 
 

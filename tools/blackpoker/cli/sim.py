@@ -283,10 +283,9 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
             click.echo(f"error: --regulation: {exc.rule}", err=True)
             sys.exit(EXIT_MALFORMED)
     specs = study_games(regs, (pair[0], pair[1]), games, seed)
-    definitions = str(definitions_folder(None).resolve())
     if scheduler:
         try:
-            summaries = run_dask(definitions, specs, scheduler)
+            summaries = run_dask(rules, specs, scheduler)
         except ImportError:
             click.echo("error: --scheduler needs Dask: pip install 'blackpoker[cluster]'", err=True)
             sys.exit(EXIT_FAILED)
@@ -294,7 +293,7 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
             click.echo(f"error: cannot reach the Dask scheduler at {scheduler}: {exc}", err=True)
             sys.exit(EXIT_FAILED)
     else:
-        summaries = run_local(definitions, specs, workers or default_workers())
+        summaries = run_local(str(definitions_folder(None).resolve()), specs, workers or default_workers())
     meta = {"policies": list(pair), "games_per_regulation": games, "seed": seed,
             "regulations": list(regulations), "ruleset": rules.edition.version}
     try:

@@ -18,7 +18,7 @@ from blackpoker.core.model import Rules
 from blackpoker.pipeline.fsutil import write_atomic
 from blackpoker.pipeline.jobs import process_pool, stop_pool
 from blackpoker.sim.balance.stats import summarize
-from blackpoker.sim.balance.study import GameSpec, chunks, play_chunk
+from blackpoker.sim.balance.study import GameSpec, chunks, play_chunk, play_games, same_rules
 from blackpoker.sim.match import GameSummary
 
 CHUNK = 4  # games per job: small enough for a smooth progress bar and balanced workers
@@ -61,16 +61,18 @@ def run_local(definitions: str, specs: list[GameSpec], workers: int, progress: b
     return [g for i in range(len(parts)) for g in done[i]]
 
 
-def run_dask(definitions: str, specs: list[GameSpec], scheduler: str, progress: bool | None = None
+def run_dask(rules: Rules, specs: list[GameSpec], scheduler: str, progress: bool | None = None
              ) -> list[GameSummary]:
-    """The games on the Dask cluster whose scheduler is at ``scheduler`` (its workers must see ``definitions``)."""
+    """The games on the Dask cluster whose scheduler is at ``scheduler``. The rules are sent to the workers, so
+    they need this blackpoker importable but not the definitions folder."""
     from distributed import Client
     from distributed import as_completed as dask_completed
     show = sys.stderr.isatty() if progress is None else progress
     parts = chunks(specs, CHUNK)
     done: dict[int, list[GameSummary]] = {}
     with Client(scheduler) as client, _progress(len(specs), show) as advance:  # type: ignore[no-untyped-call]
-        futures = [client.submit(play_chunk, definitions, part, pure=False) for part in parts]
+        shared = client.submit(same_rules, rules, pure=False)
+        futures = [client.submit(play_games, shared, part, pure=False) for part in parts]
         index = {f.key: i for i, f in enumerate(futures)}
         for future in dask_completed(futures):  # type: ignore[no-untyped-call]
             done[index[future.key]] = future.result()
