@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,11 +18,14 @@ from click.testing import CliRunner
 from blackpoker import load_rules
 from blackpoker.cli.main import cli
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.balance import run_dask, run_local
+from blackpoker.pipeline.balance import CONNECT_TIMEOUT, run_dask, run_local
 from blackpoker.sim.balance.stats import summarize, wilson
 from blackpoker.sim.balance.study import study_games
 
 SPECS = study_games([("lite", None), ("mast", "extra")], ("ismcts:2", "greedy"), 3, 40)
+TOOLS = Path(__file__).resolve().parents[1] / "tools"  # what the cluster's processes put on PYTHONPATH
+STUDY = ["sim", "balance", "--regulation", "lite", "--regulation", "mast+extra", "--policies", "greedy,random",
+         "--games", "10"]  # 20 games in 5 chunks: more than twice the cluster's threads, so Dask spreads them
 
 
 def test_wilson_interval() -> None:
@@ -46,6 +54,25 @@ def test_a_dask_cluster_gives_the_same_games() -> None:
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
         remote = run_dask(load_rules(), SPECS[:3], cluster.scheduler_address, progress=False)
     assert remote == local
+
+
+def _blackpoker(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """The command line as a user runs it, with this checkout's code."""
+    return subprocess.run([sys.executable, "-m", "blackpoker", *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(TOOLS)}, cwd=TOOLS.parent)
+
+
+def test_an_unreachable_scheduler_is_one_line_exit_1_after_the_connect_timeout(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{probe.getsockname()[1]}"
+    start = time.monotonic()
+    result = _blackpoker([*STUDY, "--scheduler", address, "--out", str(tmp_path / "out")])
+    assert result.returncode == 1
+    assert result.stderr == f"error: cannot reach the Dask scheduler at {address} " \
+                            f"(no answer within {CONNECT_TIMEOUT} s)\n"
+    assert time.monotonic() - start < CONNECT_TIMEOUT + 10  # not Dask's default of 30 s
+    assert not (tmp_path / "out").exists()
 
 
 def test_summary_counts_what_happened() -> None:
@@ -92,4 +119,19 @@ def test_cli_balance_writes_the_report(tmp_path: Path) -> None:
 def test_cli_balance_refuses_bad_arguments(tmp_path: Path, args: list[str], message: str) -> None:
     out = CliRunner().invoke(cli, ["sim", "balance", "--games", "1", "--out", str(tmp_path), *args])
     assert out.exit_code == 2 and message in out.output
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(("address", "problem"), [
+    ("nonsense", "(missing port number in address 'nonsense')"),
+    ("", "(missing port number in address '')"),
+    ("tcp://127.0.0.1:99999", "(port 99999 is out of range)"),
+    ("ftp://10.0.0.5:8786", "(unknown address scheme 'ftp'"),
+])
+def test_a_malformed_scheduler_address_is_bad_input_exit_2_before_connecting(tmp_path: Path, address: str,
+                                                                             problem: str) -> None:
+    out = CliRunner().invoke(cli, [*STUDY, "--scheduler", address, "--out", str(tmp_path)])
+    assert out.exit_code == 2
+    assert out.stderr.startswith(f"error: --scheduler: '{address}' is not a Dask scheduler address {problem}")
+    assert out.stderr.count("\n") == 1 and out.stderr.endswith("expected e.g. tcp://10.0.0.5:8786\n")
     assert not list(tmp_path.iterdir())

@@ -22,6 +22,11 @@ from blackpoker.sim.balance.study import GameSpec, chunks, play_chunk, play_game
 from blackpoker.sim.match import GameSummary
 
 CHUNK = 4  # games per job: small enough for a smooth progress bar and balanced workers
+CONNECT_TIMEOUT = 5  # seconds to reach a Dask scheduler; one that runs answers at once (Dask's own default: 30)
+
+
+class ClusterError(Exception):
+    """The Dask cluster cannot run the study (an environment problem); the message is one line for the user."""
 
 
 @contextmanager
@@ -61,16 +66,32 @@ def run_local(definitions: str, specs: list[GameSpec], workers: int, progress: b
     return [g for i in range(len(parts)) for g in done[i]]
 
 
+def scheduler_address_problem(address: str) -> str | None:
+    """Why Dask could never connect to ``address`` (None for a scheduler address): a typo is bad input, refused
+    before any game is played, not a connection failure. ImportError without Dask."""
+    from distributed.comm import registry
+    from distributed.comm.addressing import parse_address, parse_host_port
+    try:
+        scheme, location = parse_address(address)
+        registry.get_backend(scheme)
+        if scheme == "inproc":  # a cluster inside this process (LocalCluster(processes=False)): no host or port
+            return None
+        _, port = parse_host_port(location)
+    except ValueError as exc:
+        return str(exc)
+    return None if 0 < port < 65536 else f"port {port} is out of range"
+
+
 def run_dask(rules: Rules, specs: list[GameSpec], scheduler: str, progress: bool | None = None
              ) -> list[GameSummary]:
     """The games on the Dask cluster whose scheduler is at ``scheduler``. The rules are sent to the workers, so
-    they need this blackpoker importable but not the definitions folder."""
-    from distributed import Client
+    they need this blackpoker importable but not the definitions folder. ClusterError when the scheduler does
+    not answer within CONNECT_TIMEOUT."""
     from distributed import as_completed as dask_completed
     show = sys.stderr.isatty() if progress is None else progress
     parts = chunks(specs, CHUNK)
     done: dict[int, list[GameSummary]] = {}
-    with Client(scheduler) as client, _progress(len(specs), show) as advance:  # type: ignore[no-untyped-call]
+    with _connect(scheduler) as client, _progress(len(specs), show) as advance:
         shared = client.submit(same_rules, rules, pure=False)
         futures = [client.submit(play_games, shared, part, pure=False) for part in parts]
         index = {f.key: i for i, f in enumerate(futures)}
@@ -78,6 +99,17 @@ def run_dask(rules: Rules, specs: list[GameSpec], scheduler: str, progress: bool
             done[index[future.key]] = future.result()
             advance(len(done[index[future.key]]))
     return [g for i in range(len(parts)) for g in done[i]]
+
+
+def _connect(scheduler: str) -> Any:
+    """A client of the scheduler, or ClusterError after CONNECT_TIMEOUT (Dask retries until then whatever the
+    reason: refused, no route, no such host)."""
+    from distributed import Client
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} "
+                           f"(no answer within {CONNECT_TIMEOUT} s)") from exc
 
 
 def write_study(out: Path, rules: Rules, games: list[GameSummary], meta: dict[str, Any]) -> dict[str, Any]:
