@@ -3,22 +3,26 @@ written whole, in Japanese, self-contained, with its plots and data."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from distributed import Client
 
 from blackpoker import load_rules
 from blackpoker.cli.main import cli
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.balance import CONNECT_TIMEOUT, run_dask, run_local
+from blackpoker.pipeline.balance import CONNECT_TIMEOUT, run_local
 from blackpoker.sim.balance.stats import summarize, wilson
 from blackpoker.sim.balance.study import study_games
 
@@ -48,18 +52,77 @@ def test_one_worker_or_two_give_the_same_games() -> None:
     assert [g.seed for g in one] == [s.seed for s in SPECS]
 
 
-def test_a_dask_cluster_gives_the_same_games() -> None:
-    distributed = pytest.importorskip("distributed")
-    local = run_local(str(DEFINITIONS), SPECS[:3], 1, progress=False)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
-        remote = run_dask(load_rules(), SPECS[:3], cluster.scheduler_address, progress=False)
-    assert remote == local
+def _start(module: str, args: list[str], log: Path, pythonpath: Path) -> subprocess.Popen[bytes]:
+    """``python -m module args`` in a session of its own, so that stopping its process group also stops the
+    processes it starts."""
+    with log.open("wb") as out:
+        return subprocess.Popen([sys.executable, "-m", module, *args], stdout=out, stderr=subprocess.STDOUT,
+                                env={**os.environ, "PYTHONPATH": str(pythonpath)}, start_new_session=True)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the process group, then SIGKILL to whatever is left of it: no process outlives the test."""
+    for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(grace)
+
+
+def _scheduler_address(file: Path, scheduler: subprocess.Popen[bytes], log: Path) -> str:
+    """The address the scheduler wrote into its scheduler file once it listens (it chose a free port)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and scheduler.poll() is None:
+        with contextlib.suppress(FileNotFoundError, json.JSONDecodeError):
+            return str(json.loads(file.read_text(encoding="utf-8"))["address"])
+        time.sleep(0.1)
+    pytest.fail("the Dask scheduler did not start:\n" + log.read_text(encoding="utf-8", errors="replace"))
+
+
+@contextlib.contextmanager
+def dask_cluster(tmp: Path, worker_paths: list[Path]) -> Iterator[str]:
+    """A cluster as a user starts one, each part a separate process: `dask scheduler` on a free localhost port
+    and one `dask worker` per PYTHONPATH in ``worker_paths``, all without a dashboard. Yields the scheduler's
+    address once every worker has joined; all of them are stopped afterwards, whatever happened."""
+    local = ["--host", "127.0.0.1", "--no-dashboard", "--dashboard-address", "127.0.0.1:0"]  # without a dashboard
+    # Dask still serves its HTTP routes, by default on port 8787 of every interface: a free localhost port instead
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        log = tmp / "scheduler.log"
+        processes.append(_start("distributed.cli.dask_scheduler", [
+            *local, "--port", "0", "--scheduler-file", str(tmp / "scheduler.json")], log, TOOLS))
+        address = _scheduler_address(tmp / "scheduler.json", processes[0], log)
+        for i, path in enumerate(worker_paths):
+            processes.append(_start("distributed.cli.dask_worker", [
+                address, *local, "--nworkers", "1", "--nthreads", "1", "--local-directory", str(tmp / f"worker{i}")],
+                tmp / f"worker{i}.log", path))
+        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]
+            client.wait_for_workers(len(worker_paths), timeout=30)
+        yield address
+    finally:
+        for process in reversed(processes):
+            _stop(process)
 
 
 def _blackpoker(args: list[str]) -> subprocess.CompletedProcess[str]:
     """The command line as a user runs it, with this checkout's code."""
     return subprocess.run([sys.executable, "-m", "blackpoker", *args], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(TOOLS)}, cwd=TOOLS.parent)
+
+
+def test_a_dask_cluster_of_separate_processes_gives_the_same_study_as_local_workers(tmp_path: Path) -> None:
+    with dask_cluster(tmp_path, [TOOLS, TOOLS]) as address:
+        remote = _blackpoker([*STUDY, "--scheduler", address, "--out", str(tmp_path / "cluster")])
+        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]
+            executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
+    assert remote.returncode == 0, remote.stderr
+    assert len(executed) == 2 and all(executed.values()), executed  # both workers played
+    local = _blackpoker([*STUDY, "--workers", "2", "--out", str(tmp_path / "local")])
+    assert local.returncode == 0, local.stderr
+    assert remote.stdout.splitlines()[:-1] == local.stdout.splitlines()[:-1]  # the last: "wrote OUT/report.html"
+    for name in ("study.json", "games.csv", "actions.csv", "report.html"):  # nothing in them names the machine
+        assert (tmp_path / "cluster" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
+    assert json.loads((tmp_path / "cluster" / "study.json").read_text(encoding="utf-8"))["summary"]["games"] == 20
 
 
 def test_an_unreachable_scheduler_is_one_line_exit_1_after_the_connect_timeout(tmp_path: Path) -> None:
