@@ -104,10 +104,25 @@ def dask_cluster(tmp: Path, worker_paths: list[Path]) -> Iterator[str]:
             _stop(process)
 
 
+@contextlib.contextmanager
+def _running(args: list[str]) -> Iterator[subprocess.Popen[str]]:
+    """The command line as a user runs it, with this checkout's code; killed if still running afterwards."""
+    process = subprocess.Popen([sys.executable, "-m", "blackpoker", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(TOOLS)},
+                               cwd=TOOLS.parent)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
 def _blackpoker(args: list[str]) -> subprocess.CompletedProcess[str]:
-    """The command line as a user runs it, with this checkout's code."""
-    return subprocess.run([sys.executable, "-m", "blackpoker", *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(TOOLS)}, cwd=TOOLS.parent)
+    """The command line run to its end (at most 2 minutes)."""
+    with _running(args) as process:
+        out, err = process.communicate(timeout=120)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def test_a_dask_cluster_of_separate_processes_gives_the_same_study_as_local_workers(tmp_path: Path) -> None:
@@ -123,6 +138,34 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_study_as_local_work
     for name in ("study.json", "games.csv", "actions.csv", "report.html"):  # nothing in them names the machine
         assert (tmp_path / "cluster" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
     assert json.loads((tmp_path / "cluster" / "study.json").read_text(encoding="utf-8"))["summary"]["games"] == 20
+
+
+def test_workers_that_cannot_import_blackpoker_are_one_line_exit_1(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"  # no toolkit on this PYTHONPATH, only an empty package of its name (which
+    # hides the blackpoker installed in the virtualenv, as on a machine where the toolkit is missing)
+    (elsewhere / "blackpoker").mkdir(parents=True)
+    (elsewhere / "blackpoker" / "__init__.py").write_text("", encoding="utf-8")
+    with dask_cluster(tmp_path, [elsewhere]) as address:
+        result = _blackpoker([*STUDY, "--scheduler", address, "--out", str(tmp_path / "out")])
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: the Dask worker tcp://127.0.0.1:")
+    assert "cannot import blackpoker.sim.balance.study" in result.stderr and "PYTHONPATH" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_losing_the_scheduler_during_a_study_is_one_line_exit_1(tmp_path: Path) -> None:
+    long_study = ["sim", "balance", "--regulation", "lite", "--policies", "greedy,random", "--games", "5000"]
+    with dask_cluster(tmp_path, [TOOLS]) as address, \
+            _running([*long_study, "--scheduler", address, "--out", str(tmp_path / "out")]) as study:
+        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]
+            while not client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+                assert study.poll() is None, study.communicate()
+                time.sleep(0.1)
+            client.shutdown()  # the scheduler (and its worker) go away while the games run
+        _, err = study.communicate(timeout=60)
+    assert study.returncode == 1
+    assert err == f"error: lost the connection to the Dask scheduler at {address} during the study\n"
+    assert not (tmp_path / "out").exists()
 
 
 def test_an_unreachable_scheduler_is_one_line_exit_1_after_the_connect_timeout(tmp_path: Path) -> None:

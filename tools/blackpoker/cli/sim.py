@@ -287,7 +287,7 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
     specs = study_games(regs, (pair[0], pair[1]), games, seed)
     if scheduler is not None:
         try:
-            summaries = run_dask(rules, specs, scheduler)
+            summaries = run_dask(rules, specs, scheduler, note=lambda text: click.echo(f"note: {text}", err=True))
         except ClusterError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_FAILED)
