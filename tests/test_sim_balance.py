@@ -3,21 +3,33 @@ written whole, in Japanese, self-contained, with its plots and data."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from distributed import Client
 
 from blackpoker import load_rules
 from blackpoker.cli.main import cli
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.balance import run_dask, run_local
+from blackpoker.pipeline.balance import CONNECT_TIMEOUT, run_local
 from blackpoker.sim.balance.stats import summarize, wilson
 from blackpoker.sim.balance.study import study_games
 
 SPECS = study_games([("lite", None), ("mast", "extra")], ("ismcts:2", "greedy"), 3, 40)
+TOOLS = Path(__file__).resolve().parents[1] / "tools"  # what the cluster's processes put on PYTHONPATH
+STUDY = ["sim", "balance", "--regulation", "lite", "--regulation", "mast+extra", "--policies", "greedy,random",
+         "--games", "10"]  # 20 games in 5 chunks: more than twice the cluster's threads, so Dask spreads them
 
 
 def test_wilson_interval() -> None:
@@ -40,12 +52,133 @@ def test_one_worker_or_two_give_the_same_games() -> None:
     assert [g.seed for g in one] == [s.seed for s in SPECS]
 
 
-def test_a_dask_cluster_gives_the_same_games() -> None:
-    distributed = pytest.importorskip("distributed")
-    local = run_local(str(DEFINITIONS), SPECS[:3], 1, progress=False)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
-        remote = run_dask(str(DEFINITIONS), SPECS[:3], cluster.scheduler_address, progress=False)
-    assert remote == local
+def _start(module: str, args: list[str], log: Path, pythonpath: Path) -> subprocess.Popen[bytes]:
+    """``python -m module args`` in a session of its own, so that stopping its process group also stops the
+    processes it starts."""
+    with log.open("wb") as out:
+        return subprocess.Popen([sys.executable, "-m", module, *args], stdout=out, stderr=subprocess.STDOUT,
+                                env={**os.environ, "PYTHONPATH": str(pythonpath)}, start_new_session=True)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the process group, then SIGKILL to whatever is left of it: no process outlives the test."""
+    for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(grace)
+
+
+def _scheduler_address(file: Path, scheduler: subprocess.Popen[bytes], log: Path) -> str:
+    """The address the scheduler wrote into its scheduler file once it listens (it chose a free port)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and scheduler.poll() is None:
+        with contextlib.suppress(FileNotFoundError, json.JSONDecodeError):
+            return str(json.loads(file.read_text(encoding="utf-8"))["address"])
+        time.sleep(0.1)
+    pytest.fail("the Dask scheduler did not start:\n" + log.read_text(encoding="utf-8", errors="replace"))
+
+
+@contextlib.contextmanager
+def dask_cluster(tmp: Path, worker_paths: list[Path]) -> Iterator[str]:
+    """A cluster as a user starts one, each part a separate process: `dask scheduler` on a free localhost port
+    and one `dask worker` per PYTHONPATH in ``worker_paths``, all without a dashboard. Yields the scheduler's
+    address once every worker has joined; all of them are stopped afterwards, whatever happened."""
+    local = ["--host", "127.0.0.1", "--no-dashboard", "--dashboard-address", "127.0.0.1:0"]  # without a dashboard
+    # Dask still serves its HTTP routes, by default on port 8787 of every interface: a free localhost port instead
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        log = tmp / "scheduler.log"
+        processes.append(_start("distributed.cli.dask_scheduler", [
+            *local, "--port", "0", "--scheduler-file", str(tmp / "scheduler.json")], log, TOOLS))
+        address = _scheduler_address(tmp / "scheduler.json", processes[0], log)
+        for i, path in enumerate(worker_paths):
+            processes.append(_start("distributed.cli.dask_worker", [
+                address, *local, "--nworkers", "1", "--nthreads", "1", "--local-directory", str(tmp / f"worker{i}")],
+                tmp / f"worker{i}.log", path))
+        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]
+            client.wait_for_workers(len(worker_paths), timeout=30)
+        yield address
+    finally:
+        for process in reversed(processes):
+            _stop(process)
+
+
+@contextlib.contextmanager
+def _running(args: list[str]) -> Iterator[subprocess.Popen[str]]:
+    """The command line as a user runs it, with this checkout's code; killed if still running afterwards."""
+    process = subprocess.Popen([sys.executable, "-m", "blackpoker", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(TOOLS)},
+                               cwd=TOOLS.parent)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def _blackpoker(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """The command line run to its end (at most 2 minutes)."""
+    with _running(args) as process:
+        out, err = process.communicate(timeout=120)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def test_a_dask_cluster_of_separate_processes_gives_the_same_study_as_local_workers(tmp_path: Path) -> None:
+    with dask_cluster(tmp_path, [TOOLS, TOOLS]) as address:
+        remote = _blackpoker([*STUDY, "--scheduler", address, "--out", str(tmp_path / "cluster")])
+        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]
+            executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
+    assert remote.returncode == 0, remote.stderr
+    assert len(executed) == 2 and all(executed.values()), executed  # both workers played
+    local = _blackpoker([*STUDY, "--workers", "2", "--out", str(tmp_path / "local")])
+    assert local.returncode == 0, local.stderr
+    assert remote.stdout.splitlines()[:-1] == local.stdout.splitlines()[:-1]  # the last: "wrote OUT/report.html"
+    for name in ("study.json", "games.csv", "actions.csv", "report.html"):  # nothing in them names the machine
+        assert (tmp_path / "cluster" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
+    assert json.loads((tmp_path / "cluster" / "study.json").read_text(encoding="utf-8"))["summary"]["games"] == 20
+
+
+def test_workers_that_cannot_import_blackpoker_are_one_line_exit_1(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"  # no toolkit on this PYTHONPATH, only an empty package of its name (which
+    # hides the blackpoker installed in the virtualenv, as on a machine where the toolkit is missing)
+    (elsewhere / "blackpoker").mkdir(parents=True)
+    (elsewhere / "blackpoker" / "__init__.py").write_text("", encoding="utf-8")
+    with dask_cluster(tmp_path, [elsewhere]) as address:
+        result = _blackpoker([*STUDY, "--scheduler", address, "--out", str(tmp_path / "out")])
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: the Dask worker tcp://127.0.0.1:")
+    assert "cannot import blackpoker.sim.balance.study" in result.stderr and "PYTHONPATH" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_losing_the_scheduler_during_a_study_is_one_line_exit_1(tmp_path: Path) -> None:
+    long_study = ["sim", "balance", "--regulation", "lite", "--policies", "greedy,random", "--games", "5000"]
+    with dask_cluster(tmp_path, [TOOLS]) as address, \
+            _running([*long_study, "--scheduler", address, "--out", str(tmp_path / "out")]) as study:
+        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]
+            while not client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+                assert study.poll() is None, study.communicate()
+                time.sleep(0.1)
+            client.shutdown()  # the scheduler (and its worker) go away while the games run
+        _, err = study.communicate(timeout=60)
+    assert study.returncode == 1
+    assert err == f"error: lost the connection to the Dask scheduler at {address} during the study\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unreachable_scheduler_is_one_line_exit_1_after_the_connect_timeout(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{probe.getsockname()[1]}"
+    start = time.monotonic()
+    result = _blackpoker([*STUDY, "--scheduler", address, "--out", str(tmp_path / "out")])
+    assert result.returncode == 1
+    assert result.stderr == f"error: cannot reach the Dask scheduler at {address} " \
+                            f"(no answer within {CONNECT_TIMEOUT} s)\n"
+    assert time.monotonic() - start < CONNECT_TIMEOUT + 10  # not Dask's default of 30 s
+    assert not (tmp_path / "out").exists()
 
 
 def test_summary_counts_what_happened() -> None:
@@ -92,4 +225,19 @@ def test_cli_balance_writes_the_report(tmp_path: Path) -> None:
 def test_cli_balance_refuses_bad_arguments(tmp_path: Path, args: list[str], message: str) -> None:
     out = CliRunner().invoke(cli, ["sim", "balance", "--games", "1", "--out", str(tmp_path), *args])
     assert out.exit_code == 2 and message in out.output
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(("address", "problem"), [
+    ("nonsense", "(missing port number in address 'nonsense')"),
+    ("", "(missing port number in address '')"),
+    ("tcp://127.0.0.1:99999", "(port 99999 is out of range)"),
+    ("ftp://10.0.0.5:8786", "(unknown address scheme 'ftp'"),
+])
+def test_a_malformed_scheduler_address_is_bad_input_exit_2_before_connecting(tmp_path: Path, address: str,
+                                                                             problem: str) -> None:
+    out = CliRunner().invoke(cli, [*STUDY, "--scheduler", address, "--out", str(tmp_path)])
+    assert out.exit_code == 2
+    assert out.stderr.startswith(f"error: --scheduler: '{address}' is not a Dask scheduler address {problem}")
+    assert out.stderr.count("\n") == 1 and out.stderr.endswith("expected e.g. tcp://10.0.0.5:8786\n")
     assert not list(tmp_path.iterdir())

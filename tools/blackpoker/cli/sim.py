@@ -255,7 +255,7 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
     """Play a balance study between two policies and write report.html (Japanese, with SVG plots), study.json,
     games.csv and actions.csv. The same seeds give the same report on any number of workers or a cluster."""
     from blackpoker.cli.common import definitions_folder
-    from blackpoker.pipeline.balance import run_dask, run_local, write_study
+    from blackpoker.pipeline.balance import ClusterError, run_dask, run_local, write_study
     from blackpoker.pipeline.jobs import default_workers
     from blackpoker.sim.balance.study import regulation_ids, study_games
     from blackpoker.sim.frames import SetupError, check_regulation
@@ -282,19 +282,17 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
         except SetupError as exc:
             click.echo(f"error: --regulation: {exc.rule}", err=True)
             sys.exit(EXIT_MALFORMED)
+    if scheduler is not None:
+        _check_scheduler(scheduler)
     specs = study_games(regs, (pair[0], pair[1]), games, seed)
-    definitions = str(definitions_folder(None).resolve())
-    if scheduler:
+    if scheduler is not None:
         try:
-            summaries = run_dask(definitions, specs, scheduler)
-        except ImportError:
-            click.echo("error: --scheduler needs Dask: pip install 'blackpoker[cluster]'", err=True)
-            sys.exit(EXIT_FAILED)
-        except OSError as exc:
-            click.echo(f"error: cannot reach the Dask scheduler at {scheduler}: {exc}", err=True)
+            summaries = run_dask(rules, specs, scheduler, note=lambda text: click.echo(f"note: {text}", err=True))
+        except ClusterError as exc:
+            click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_FAILED)
     else:
-        summaries = run_local(definitions, specs, workers or default_workers())
+        summaries = run_local(str(definitions_folder(None).resolve()), specs, workers or default_workers())
     meta = {"policies": list(pair), "games_per_regulation": games, "seed": seed,
             "regulations": list(regulations), "ruleset": rules.edition.version}
     try:
@@ -309,3 +307,17 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
         click.echo(f"{r['name']}: {r['games']} games, first player {first['rate'] * 100:.1f}% "
                    f"[{first['low'] * 100:.1f}, {first['high'] * 100:.1f}]  {pols}")
     click.echo(f"wrote {out_dir / 'report.html'}")
+
+
+def _check_scheduler(address: str) -> None:
+    """Refuse an address Dask could never connect to (exit 2, before any game), or exit 1 without Dask."""
+    from blackpoker.pipeline.balance import scheduler_address_problem
+    try:
+        problem = scheduler_address_problem(address)
+    except ImportError:
+        click.echo("error: --scheduler needs Dask: pip install 'blackpoker[cluster]'", err=True)
+        sys.exit(EXIT_FAILED)
+    if problem is not None:
+        click.echo(f"error: --scheduler: '{address}' is not a Dask scheduler address ({problem}); expected e.g. "
+                   "tcp://10.0.0.5:8786", err=True)
+        sys.exit(EXIT_MALFORMED)

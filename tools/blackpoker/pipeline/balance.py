@@ -7,6 +7,8 @@ so the report is the same whatever ran them (one worker, many, or a cluster).
 
 from __future__ import annotations
 
+import logging
+import pkgutil
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, as_completed
@@ -18,10 +20,15 @@ from blackpoker.core.model import Rules
 from blackpoker.pipeline.fsutil import write_atomic
 from blackpoker.pipeline.jobs import process_pool, stop_pool
 from blackpoker.sim.balance.stats import summarize
-from blackpoker.sim.balance.study import GameSpec, chunks, play_chunk
+from blackpoker.sim.balance.study import GameSpec, chunks, play_chunk, play_games, same_rules
 from blackpoker.sim.match import GameSummary
 
 CHUNK = 4  # games per job: small enough for a smooth progress bar and balanced workers
+CONNECT_TIMEOUT = 5  # seconds to reach a Dask scheduler; one that runs answers at once (Dask's own default: 30)
+
+
+class ClusterError(Exception):
+    """The Dask cluster cannot run the study (an environment problem); the message is one line for the user."""
 
 
 @contextmanager
@@ -61,21 +68,114 @@ def run_local(definitions: str, specs: list[GameSpec], workers: int, progress: b
     return [g for i in range(len(parts)) for g in done[i]]
 
 
-def run_dask(definitions: str, specs: list[GameSpec], scheduler: str, progress: bool | None = None
-             ) -> list[GameSummary]:
-    """The games on the Dask cluster whose scheduler is at ``scheduler`` (its workers must see ``definitions``)."""
-    from distributed import Client
-    from distributed import as_completed as dask_completed
+def scheduler_address_problem(address: str) -> str | None:
+    """Why Dask could never connect to ``address`` (None for a scheduler address): a typo is bad input, refused
+    before any game is played, not a connection failure. ImportError without Dask."""
+    from distributed.comm import registry
+    from distributed.comm.addressing import parse_address, parse_host_port
+    try:
+        scheme, location = parse_address(address)
+        registry.get_backend(scheme)
+        if scheme == "inproc":  # a cluster inside this process (LocalCluster(processes=False)): no host or port
+            return None
+        _, port = parse_host_port(location)
+    except ValueError as exc:
+        return str(exc)
+    return None if 0 < port < 65536 else f"port {port} is out of range"
+
+
+def run_dask(rules: Rules, specs: list[GameSpec], scheduler: str, progress: bool | None = None,
+             note: Callable[[str], None] = lambda text: None) -> list[GameSummary]:
+    """The games on the Dask cluster whose scheduler is at ``scheduler``. The rules are sent to the workers, so
+    the scheduler and the workers need this blackpoker importable but not the definitions folder. ClusterError
+    when the scheduler does not answer within CONNECT_TIMEOUT or the cluster cannot run the games."""
     show = sys.stderr.isatty() if progress is None else progress
     parts = chunks(specs, CHUNK)
-    done: dict[int, list[GameSummary]] = {}
-    with Client(scheduler) as client, _progress(len(specs), show) as advance:  # type: ignore[no-untyped-call]
-        futures = [client.submit(play_chunk, definitions, part, pure=False) for part in parts]
-        index = {f.key: i for i, f in enumerate(futures)}
-        for future in dask_completed(futures):  # type: ignore[no-untyped-call]
-            done[index[future.key]] = future.result()
-            advance(len(done[index[future.key]]))
+    with _quiet_dask_logs(), _connect(scheduler) as client:
+        _check_imports(client, scheduler)
+        if not client.nthreads():
+            note(f"the Dask scheduler at {scheduler} has no workers yet; waiting for some to join "
+                 f"(dask worker {scheduler})")
+        with _progress(len(specs), show) as advance:
+            done = _play_on(client, rules, parts, scheduler, advance)
     return [g for i in range(len(parts)) for g in done[i]]
+
+
+@contextmanager
+def _quiet_dask_logs() -> Iterator[None]:
+    """No log records while the cluster runs: Dask and tornado log tracebacks on stderr when the scheduler goes
+    away, and the user gets our one line instead."""
+    before = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(before)
+
+
+def _connect(scheduler: str) -> Any:
+    """A client of the scheduler, or ClusterError after CONNECT_TIMEOUT (Dask retries until then whatever the
+    reason: refused, no route, no such host)."""
+    from distributed import Client
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} "
+                           f"(no answer within {CONNECT_TIMEOUT} s)") from exc
+
+
+def _check_imports(client: Any, scheduler: str) -> None:
+    """The scheduler and every worker must import the games' code: otherwise the scheduler refuses the games
+    with a Dask traceback, and a worker that receives one drops out, leaving the run waiting forever."""
+    name = f"{play_games.__module__}:{play_games.__qualname__}"
+    answers: dict[str, object] = {}
+    try:
+        answers[f"scheduler at {scheduler}"] = client.run_on_scheduler(pkgutil.resolve_name, name)
+    except Exception as exc:  # the scheduler's own exception, e.g. ModuleNotFoundError
+        answers[f"scheduler at {scheduler}"] = exc
+    for worker, answer in client.run(pkgutil.resolve_name, name, on_error="return").items():
+        answers[f"worker {worker}"] = answer
+    for who, answer in answers.items():
+        if isinstance(answer, Exception):
+            raise ClusterError(f"the Dask {who} cannot import {play_games.__module__} ({answer}); start it with "
+                               "this repository's tools folder on PYTHONPATH, or with the same blackpoker installed")
+
+
+def _play_on(client: Any, rules: Rules, parts: list[tuple[GameSpec, ...]], scheduler: str,
+             advance: Callable[[int], None]) -> dict[int, list[GameSummary]]:
+    """Each chunk's games by its index, as the cluster finishes them."""
+    from distributed import as_completed as dask_completed
+    shared = client.submit(same_rules, rules, pure=False)
+    futures = [client.submit(play_games, shared, part, pure=False) for part in parts]
+    index = {f.key: i for i, f in enumerate(futures)}
+    done: dict[int, list[GameSummary]] = {}
+    for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+        try:
+            done[index[future.key]] = future.result()
+        except BaseException as exc:  # Dask's cancellation is a BaseException, as asyncio's
+            _raise_cluster_error(exc, scheduler)
+            raise  # a game that raised: the same bug as in a local run; or Ctrl+C
+        advance(len(done[index[future.key]]))
+    return done
+
+
+def _raise_cluster_error(exc: BaseException, scheduler: str) -> None:
+    """A ClusterError (one line for the user) for what went wrong with the cluster rather than the games."""
+    from distributed import KilledWorker
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+    lost = isinstance(exc, CommClosedError) or (
+        isinstance(exc, FutureCancelledError) and exc.reason == "scheduler-connection-lost")
+    if lost:
+        raise ClusterError(f"lost the connection to the Dask scheduler at {scheduler} during the study") from exc
+    if isinstance(exc, FutureCancelledError):
+        raise ClusterError(f"the Dask scheduler at {scheduler} cancelled the games ({exc.reason})") from exc
+    if isinstance(exc, KilledWorker):
+        raise ClusterError(f"the Dask workers of {scheduler} kept dying while playing the same games; "
+                           "their logs say why") from exc
+    if isinstance(exc, RuntimeError) and str(exc).startswith("Error during deserialization of the task graph"):
+        raise ClusterError(f"the Dask scheduler at {scheduler} cannot read the games: it runs another version "
+                           "of blackpoker or its dependencies than this one") from exc
 
 
 def write_study(out: Path, rules: Rules, games: list[GameSummary], meta: dict[str, Any]) -> dict[str, Any]:

@@ -49,8 +49,18 @@ def _rules(definitions: str) -> Rules:
 
 def play_chunk(definitions: str, specs: tuple[GameSpec, ...]) -> list[GameSummary]:
     """Play ``specs`` (in a worker: the definitions are loaded once per process)."""
-    rules = _rules(definitions)
+    return play_games(_rules(definitions), specs)
+
+
+def play_games(rules: Rules, specs: tuple[GameSpec, ...]) -> list[GameSummary]:
+    """Play ``specs`` with ``rules`` already loaded (a cluster's workers get the rules, not a folder they may lack)."""
     return [play_match(rules, s.format, s.frame, s.seed, s.policies)[1] for s in specs]
+
+
+def same_rules(rules: Rules) -> Rules:
+    """``rules`` unchanged, as the result of a cluster task: the chunks depend on it, so the rules travel once to
+    each worker that needs them and, unlike Dask's ``scatter``, the run waits for workers that have not joined."""
+    return rules
 
 
 def chunks(specs: list[GameSpec], size: int) -> list[tuple[GameSpec, ...]]:
