@@ -7,7 +7,9 @@ Every regulation (each format alone and each format + frame pair of Table 3.1) p
 also played by that tree's simulator, and the two are timed turn about, regulation by regulation, so that the
 load of a shared machine falls on both alike; the table then gives the ratio new/old, by the clock and by each
 worker's CPU time (which leaves out what other processes take). Each side runs in its own worker process with
-its tree's ``tools`` first on ``PYTHONPATH``; of the ``R`` rounds the fastest is kept.
+its tree's ``tools`` first on ``PYTHONPATH``; of the ``R`` rounds the fastest is kept. The first lines say what
+each tree runs: its compiled simulator (``make`` builds it; see ``tools/blackpoker/native.py``) or its Python
+sources (``--pure``, a stale build, or code from before the compiled simulator).
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ def worker() -> None:
     have them."""
     from blackpoker import load_rules
     from blackpoker.sim.selfplay import self_play
+    try:
+        from blackpoker.native import chosen  # what this tree runs: its compiled modules or its Python sources
+        mode = chosen()
+    except ImportError:
+        mode = "pure Python (this code has no compiled simulator)"
+    print(json.dumps({"mode": mode}), flush=True)
     rules = load_rules()
     for line in sys.stdin:
         regulation, games, seed = line.split()
@@ -50,13 +58,20 @@ class Worker:
 
     tree: Path
     process: subprocess.Popen[str]
+    mode: str  # "compiled", or why the tree runs its Python sources
 
     @classmethod
-    def start(cls, tree: Path) -> Worker:
+    def start(cls, tree: Path, pure: bool = False) -> Worker:
         env = dict(os.environ, PYTHONPATH=str(tree / "tools"), PYTHONHASHSEED="0")
+        if pure:
+            env["BLACKPOKER_PURE"] = "1"
         process = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"], cwd=tree, env=env,
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        return cls(tree, process)
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        if not first:
+            sys.exit(f"error: the worker for {tree} stopped (see its error above)")
+        return cls(tree, process, json.loads(first)["mode"])
 
     def run(self, regulation: str, games: int, seed: int) -> dict[str, float]:
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -88,6 +103,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=1, help="timings per regulation and side; the fastest is kept")
     parser.add_argument("--baseline", type=Path, help="a checkout of the code to compare with (its root folder)")
+    parser.add_argument("--pure", action="store_true",
+                        help="run this tree's Python sources, not its compiled simulator (BLACKPOKER_PURE=1)")
     parser.add_argument("--only", help="comma-separated regulations (default: all 14), e.g. lite,mast+extra")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -100,8 +117,9 @@ def main() -> None:
         sys.exit(f"error: unknown regulation {', '.join(unknown)}; expected some of {', '.join(REGULATIONS)}")
     if args.baseline is not None and not (args.baseline / "tools" / "blackpoker").is_dir():
         sys.exit(f"error: {args.baseline} is not a checkout of this repository (no tools/blackpoker)")
-    new = Worker.start(ROOT)
+    new = Worker.start(ROOT, args.pure)
     old = Worker.start(args.baseline.resolve()) if args.baseline else None
+    print(f"new: {new.tree} ({new.mode})" + (f"\nold: {old.tree} ({old.mode})" if old else ""), flush=True)
     head = f"{'regulation':14} {'games':>5} {'decisions':>9} {'new dec/s':>10} {'new games/s':>11}"
     if old:
         head += f" {'old dec/s':>10} {'old games/s':>11} {'ratio':>6} {'CPU ratio':>9}  same games"
