@@ -58,10 +58,12 @@ def test_apply_does_not_change_its_input(rules: Rules) -> None:
     assert _fingerprint(state) == before
 
 
-def _check_every_step(rules: Rules, fmt: str, seed: int, steps: int) -> int:
+def _check_every_step(rules: Rules, fmt: str, seed: int, steps: int, frame: str | None = None) -> int:
     """Play random legal decisions; at every step every listed request passes the rule check, each listed
-    decision applies without error and leaves its input unchanged. Returns how many requests were checked."""
-    state = new_game(rules, fmt, seed)
+    decision applies without error and leaves its input unchanged. Returns how many requests were checked.
+    (Self-play applies listed requests without the check, ``apply(…, validate=False)``: this is what makes that
+    safe.)"""
+    state = new_game(rules, fmt, seed, frame=frame)
     rng = random.Random(seed)
     checked = 0
     for _ in range(steps):
@@ -85,6 +87,12 @@ def _check_every_step(rules: Rules, fmt: str, seed: int, steps: int) -> int:
 @given(st.sampled_from(["lite", "std", "pro", "mast"]), st.integers(0, 10_000))
 def test_every_listed_decision_is_legal_in_random_games(rules: Rules, fmt: str, seed: int) -> None:
     _check_every_step(rules, fmt, seed, 120)
+
+
+@pytest.mark.parametrize("regulation", ["lite+entry20", "std+pack", "std+rarepack", "pro+strategy", "mast+extra"])
+def test_every_listed_decision_is_legal_in_random_games_of_every_frame(rules: Rules, regulation: str) -> None:
+    fmt, _, frame = regulation.partition("+")
+    assert sum(_check_every_step(rules, fmt, seed, 150, frame) for seed in range(4)) > 20
 
 
 def test_the_random_games_check_real_requests(rules: Rules) -> None:

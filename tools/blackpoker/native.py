@@ -42,6 +42,7 @@ COMPILED = (
     "blackpoker.sim.errors",
     "blackpoker.sim.frame_effects",
     "blackpoker.sim.frames",
+    "blackpoker.sim.lookup",
     "blackpoker.sim.observe",
     "blackpoker.sim.ops",
     "blackpoker.sim.policies.base",

@@ -6,20 +6,23 @@ each scope by timestamp, so a size can never be added twice (6.4.2 適用タイ�
 
 from __future__ import annotations
 
+from typing import Final
+
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules, Trump
+from blackpoker.sim import lookup
 from blackpoker.sim.state import Character, GameState, Modifier, TrumpCard
 
-SCOPE_ORDER = {"all": 0, "your": 1, "this": 2}
+SCOPE_ORDER: Final = {"all": 0, "your": 1, "this": 2}
 
 # 4.3.2: a label that holds only sometimes names its condition in the definitions; each condition text is code here.
-LABEL_CONDITIONS = {
+LABEL_CONDITIONS: Final = {
     "キーカードに A が含まれる場合のみ": lambda ch: any(c.rank == 1 for c in ch.cards),
 }
 
 # 4.3.3: the fog abilities, as (scope, sign). アップ/ダウン act on their target ("対象とした兵士" → this),
 # フォース on "自分の兵士全て" (your).
-FOG_SCOPES = {"up": ("this", 1), "down": ("this", -1), "force": ("your", 1)}
+FOG_SCOPES: Final = {"up": ("this", 1), "down": ("this", -1), "force": ("your", 1)}
 
 
 def modifiers(state: GameState) -> list[Modifier]:
@@ -59,7 +62,7 @@ def size(state: GameState, ch: Character, mods: list[Modifier] | None = None) ->
 def labels(rules: Rules, ch: Character) -> frozenset[str]:
     """The labels of a character (2.8.1), read from the character list; conditional ones checked here."""
     out = set()
-    for label in rules.character(ch.type_id).labels:
+    for label in lookup.character(rules, ch.type_id).labels:
         if label.condition is None or LABEL_CONDITIONS[label.condition](ch):
             out.add(label.name)
     return frozenset(out)
@@ -78,7 +81,7 @@ def trump_of(rules: Rules, card: Card) -> Trump | None:
     return known[1][card]
 
 
-_TRUMP_OF: dict[int, tuple[Rules, dict[Card, Trump | None]]] = {}
+_TRUMP_OF: Final[dict[int, tuple[Rules, dict[Card, Trump | None]]]] = {}
 
 
 def face_up_trumps(state: GameState, player: int) -> list[Trump]:
@@ -91,7 +94,7 @@ def face_up_trump_names(state: GameState, player: int) -> frozenset[str]:
     return _face_up(state, player)[1]
 
 
-_NONE: tuple[tuple[Trump, ...], frozenset[str]] = ((), frozenset())
+_NONE: Final[tuple[tuple[Trump, ...], frozenset[str]]] = ((), frozenset())
 
 
 def _face_up(state: GameState, player: int) -> tuple[tuple[Trump, ...], frozenset[str]]:
@@ -114,7 +117,7 @@ def _face_up(state: GameState, player: int) -> tuple[tuple[Trump, ...], frozense
     return hit[2]
 
 
-_FACE_UP: dict[int, tuple[tuple[TrumpCard, ...], Rules, tuple[tuple[Trump, ...], frozenset[str]]]] = {}
+_FACE_UP: Final[dict[int, tuple[tuple[TrumpCard, ...], Rules, tuple[tuple[Trump, ...], frozenset[str]]]]] = {}
 
 
 def granted_labels(state: GameState, ch: Character) -> frozenset[str]:
@@ -147,7 +150,7 @@ def can_attack(state: GameState, ch: Character, mods: list[Modifier] | None = No
 def waives_discard(rules: Rules, state: GameState, player: int, action_id: str) -> bool:
     """魔術士 魔力増加 (v8.1): while it is on the field, a 速攻魔法's cost D is none. Read from its
     controller's point of view (6.2.1: effects are read as the controller's), so it helps its own player."""
-    if rules.action(action_id).category != "速攻魔法":
+    if lookup.action(rules, action_id).category != "速攻魔法":
         return False
     return any(ch.type_id == "magician" and ch.kind == "soldier" for ch in state.players[player].field)
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Final
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
-from blackpoker.sim import ops
+from blackpoker.sim import lookup, ops
 from blackpoker.sim.abilities import all_labels, can_attack, modifiers, size, soldier_type
 from blackpoker.sim.draw import shuffle
 from blackpoker.sim.errors import IllegalDecision, NeedChoice
@@ -20,7 +21,7 @@ from blackpoker.sim.requests import target_candidates
 from blackpoker.sim.state import AttackLine, Character, FogCard, GameState, Request, Target, player_name, sort_cards
 from blackpoker.sim.text import card_list, char_text
 
-DONE = "決定"
+DONE: Final = "決定"
 
 
 class Ctx:
@@ -72,7 +73,7 @@ class Ctx:
 
 
 Effect = Callable[[Ctx], None]
-EFFECTS: dict[str, Effect] = {}
+EFFECTS: Final[dict[str, Effect]] = {}
 
 
 def effect(action_id: str) -> Callable[[Effect], Effect]:
@@ -313,7 +314,7 @@ def negate(ctx: Ctx, uid: int) -> None:
     assert victim is not None
     s.stage = tuple(r for r in s.stage if r.uid != uid)
     s.players[victim.controller].graveyard += victim.keys
-    name = ctx.rules.action(victim.action_id).name
+    name = lookup.action(ctx.rules, victim.action_id).name
     s.resolved += (f"{name}({player_name(victim.controller)}) 無効",)
     ctx.log(f"「{name}」を無効にする(キーカード {card_list(victim.keys)} を墓地へ)")
 
@@ -355,7 +356,7 @@ def _retarget(ctx: Ctx) -> None:
     s = ctx.state
     victim = s.request_on_stage(ctx.target().ref)
     assert victim is not None
-    action = ctx.rules.action(victim.action_id)
+    action = lookup.action(ctx.rules, victim.action_id)
     options = [t for t in target_candidates(s, victim.controller, action, victim.keys, exclude_request=victim.uid)
                if t not in victim.targets]
     new = ctx.choose(ctx.me, f"「{action.name}」の新しい対象", [(t.kind, t.ref) for t in options])

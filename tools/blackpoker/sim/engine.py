@@ -22,10 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Final, overload
 
 from blackpoker.core.model import Origin, Rules, Speed
-from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
+from blackpoker.sim import (
+    frame_effects,  # noqa: F401  (registers the frame actions' effects)
+    lookup,
+)
 from blackpoker.sim.abilities import LABEL_CONDITIONS
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.effects import EFFECTS, Ctx
@@ -47,7 +50,7 @@ from blackpoker.sim.state import GameState, Pending, Request, Target, player_nam
 from blackpoker.sim.text import card_list, char_text
 
 # Pattern-1 triggers (2.10.6): which triggered action follows the resolution of which action.
-FOLLOWS = {"end": "charge", "charge": "draw", "attack": "block", "block": "damage-judgement"}
+FOLLOWS: Final = {"end": "charge", "charge": "draw", "attack": "block", "block": "damage-judgement"}
 # The triggered actions and how their condition is detected (checked against the model by missing_effects).
 TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after attack with an attacker",
              "damage-judgement": "after block", "generation-change": "card leaves a field (ops.to_graveyard)",
@@ -209,15 +212,20 @@ class Options(Sequence[Decision]):
         raise AssertionError("unreachable: the groups hold _len - 1 requests")
 
 
-PASS = Pass()  # decisions are immutable values: one Pass serves every list
+PASS: Final = Pass()  # decisions are immutable values: one Pass serves every list
 
 
 legal_requests = legal_decisions
 
 
 # --- applying decisions ------------------------------------------------------------------------------
-def apply(state: GameState, decision: Decision) -> GameState:
-    """The state after ``decision``; raises :class:`IllegalDecision` (naming the rule) when it is not allowed."""
+def apply(state: GameState, decision: Decision, *, validate: bool = True) -> GameState:
+    """The state after ``decision``; raises :class:`IllegalDecision` (naming the rule) when it is not allowed.
+
+    ``validate=False`` skips the rule check of a request (2.10.1-2.10.3: action, timing, key cards, cost, targets)
+    for a caller that took the decision from :func:`legal_options` of this very state, where every request passed
+    those checks already (``tests/test_sim_engine.py`` checks that the listing and the check agree); self-play
+    applies hundreds of thousands of such decisions."""
     if state.winner is not None:
         raise GameOver(f"ゲームは終了しています(勝者: {player_name(state.winner)})")
     s = state.clone()
@@ -231,17 +239,18 @@ def apply(state: GameState, decision: Decision) -> GameState:
     elif isinstance(decision, Pass):
         _pass(s)
     else:
-        _request(s, decision)
+        _request(s, decision, validate)
     return s
 
 
-def _request(s: GameState, decision: RequestAction) -> None:
+def _request(s: GameState, decision: RequestAction, validate: bool = True) -> None:
     player = s.chance
     assert player is not None
-    check_request(s, player, decision)
+    if validate:
+        check_request(s, player, decision)
     if not simulates(decision.action_id):  # legal, but its effect is unknown (an edition with simulated: false)
         raise IllegalDecision(f"「{s.rules.action(decision.action_id).name}」はシミュレーターが扱わないアクションです")
-    action = s.rules.action(decision.action_id)
+    action = lookup.action(s.rules, decision.action_id)
     s.passes = ()  # [4]
     p = s.players[player]
     pay = decision.payment  # [5] pay the cost in full, then put the key cards down
@@ -387,7 +396,7 @@ def _resolve(s: GameState, req: Request, where: str, choices: tuple[object, ...]
     graveyard. False when the effect asks a question first (the state then waits in ``pending``)."""
     work = s.clone()
     ctx = Ctx(work, req, choices)
-    action = s.rules.action(req.action_id)
+    action = lookup.action(s.rules, req.action_id)
     failure = next((f for f in (target_valid(work, req, t) for t in req.targets) if f), None) if req.targets else None
     try:
         if failure is None:
@@ -424,7 +433,7 @@ def _win_check(s: GameState) -> bool:
     return False
 
 
-_KINDS: dict[int, tuple[Rules, dict[str, tuple[str, str]]]] = {}
+_KINDS: Final[dict[int, tuple[Rules, dict[str, tuple[str, str]]]]] = {}
 
 
 def _trigger_kinds(rules: Rules) -> dict[str, tuple[str, str]]:
@@ -457,7 +466,7 @@ def _run_triggers(s: GameState) -> bool:
                         if req is None:
                             break
                         s.buffer = tuple(r for r in s.buffer if r.uid != req.uid)
-                        name = s.rules.action(req.action_id).name
+                        name = lookup.action(s.rules, req.action_id).name
                         if speed == "instant":
                             if s.events is not None:  # format only when recording
                                 s.log(f"誘発: 「{name}」({player_name(player)})")

@@ -14,10 +14,12 @@ from functools import lru_cache
 from itertools import combinations, product
 from math import comb
 from operator import attrgetter
+from typing import Final
 
 from blackpoker.core.cards import Card, full_deck
 from blackpoker.core.keycard import KeyCondition
 from blackpoker.core.model import Action, Rules, Trigger
+from blackpoker.sim import lookup
 from blackpoker.sim.abilities import all_labels, face_up_trump_names, waives_discard
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.errors import IllegalDecision
@@ -28,7 +30,7 @@ ONCE_PER_TURN = "プレイヤーは、1ターンに1回までこのアクショ�
 NOT_TURN_HOLDER = "ターンを持っていない時しかこのアクションを起こすことができない。"
 PACK_UNOPENED = "パックが開封済みでない場合のみこのアクションを起こすことができる。"
 LIFE_NINE_OR_LESS = "プレイヤーのライフが9以下の場合にしかこのアクションを起こすことができない。"
-ACTIVATION: dict[str, Callable[[GameState, int, str], bool]] = {
+ACTIVATION: Final[dict[str, Callable[[GameState, int, str], bool]]] = {
     ONCE_PER_TURN: lambda s, p, a: (p, a) not in s.used,
     NOT_TURN_HOLDER: lambda s, p, a: s.turn_player != p,
     PACK_UNOPENED: lambda s, p, a: bool(s.players[p].pack) and not s.players[p].pack_opened,
@@ -46,7 +48,7 @@ def activation_holds(state: GameState, player: int, action: Action) -> bool:
     return hit[1] is None or hit[1](state, player)
 
 
-_ACTIVATIONS: dict[int, tuple[Action, Callable[[GameState, int], bool] | None]] = {}
+_ACTIVATIONS: Final[dict[int, tuple[Action, Callable[[GameState, int], bool] | None]]] = {}
 
 
 def activation_known(text: str) -> bool:
@@ -57,10 +59,10 @@ def activation_known(text: str) -> bool:
 # 特記事項 that keeps a request out of a counter's reach (フォース, 剣の雨, 徴募, 奇襲, R・S・F).
 COUNTER_IMMUNE = "このアクションはカウンターアクションの対象にならない。"
 # The counter actions that note means: カウンター and, by ruling trap-counter-immune, 罠カウンター.
-COUNTER_ACTIONS = frozenset({"counter", "trap-counter"})
+COUNTER_ACTIONS: Final = frozenset({"counter", "trap-counter"})
 # 防壁設置 has no キーカード field: its effect takes 「手札からカード1枚」, chosen when it is requested and held
 # like a key card until it resolves (it is instant, so nothing can act on it in between).
-HAND_CARD_ACTIONS = frozenset({"bulwark-set"})
+HAND_CARD_ACTIONS: Final = frozenset({"bulwark-set"})
 
 
 def _where(state: GameState) -> str:
@@ -87,7 +89,7 @@ def activation_ok(state: GameState, player: int, action: Action) -> str | None:
     return None
 
 
-_AVAILABLE: dict[tuple[int, str, str | None], tuple[Rules, tuple[Action, ...]]] = {}
+_AVAILABLE: Final[dict[tuple[int, str, str | None], tuple[Rules, tuple[Action, ...]]]] = {}
 
 
 def available_actions(state: GameState) -> tuple[Action, ...]:
@@ -213,7 +215,7 @@ def target_candidates(state: GameState, player: int, action: Action, keys: tuple
         for r in state.stage:
             if r.uid == exclude_request:
                 continue
-            target_action = state.rules.action(r.action_id)
+            target_action = lookup.action(state.rules, r.action_id)
             if spec.request_key_counts and len(r.keys) not in spec.request_key_counts:
                 continue
             if spec.request_action and r.action_id != spec.request_action:
@@ -243,7 +245,7 @@ def check_request(state: GameState, player: int, req: RequestAction) -> None:
     """Raise :class:`IllegalDecision` naming the rule ``req`` breaks; return quietly when it is legal."""
     rules = state.rules
     try:
-        action = rules.action(req.action_id)
+        action = lookup.action(rules, req.action_id)
     except KeyError:
         raise IllegalDecision(f"4.3.1: アクション '{req.action_id}' はありません") from None
     if not is_available(state, action.id):
@@ -361,7 +363,7 @@ def _plan(action: Action) -> _Plan:
                  spec is not None and spec.same_suit_as_key)
 
 
-_KEY_SETS_KEPT = 4096  # memoised hands per table; hands repeat across decisions and games, but not without bound
+_KEY_SETS_KEPT: Final = 4096  # memoised hands per table; hands repeat across decisions and games, but not without bound
 
 
 @dataclass(frozen=True)
@@ -385,7 +387,7 @@ class _Plans:
         return hit
 
 
-_PLANS: dict[tuple[int, str, str | None], tuple[Rules, _Plans]] = {}
+_PLANS: Final[dict[tuple[int, str, str | None], tuple[Rules, _Plans]]] = {}
 
 
 def _plans(state: GameState) -> _Plans:
@@ -405,7 +407,7 @@ def is_available(state: GameState, action_id: str) -> bool:
     return action_id in _plans(state).ids
 
 
-_BY_ORDER = attrgetter("sort_key")
+_BY_ORDER: Final = attrgetter("sort_key")
 
 
 def _hand_keys(plan: _Plan, hand: tuple[Card, ...], hand_mask: int) -> tuple[tuple[Card, ...], ...]:
@@ -564,7 +566,7 @@ def _discards(hand: tuple[Card, ...], keys: tuple[Card, ...], discards: int) -> 
     return tuple(combinations(sort_cards(rest), discards))
 
 
-_NO_DISCARD: tuple[tuple[Card, ...], ...] = ((),)
+_NO_DISCARD: Final[tuple[tuple[Card, ...], ...]] = ((),)
 
 
 def target_valid(state: GameState, req: Request, target: Target) -> str | None:

@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
@@ -20,7 +21,7 @@ from blackpoker.sim.setup import new_game
 from blackpoker.sim.state import GameState, Player, sort_cards
 
 # Effects that may put life cards back (or raise life): only these may make a life count grow.
-LIFE_RAISERS = frozenset({"death-spear", "conscription"})
+LIFE_RAISERS: Final = frozenset({"death-spear", "conscription"})
 TURN_CAP = 300
 
 
@@ -220,7 +221,7 @@ def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: 
         decision = _pick(rng, state, options)
         if decisions is not None:
             decisions.append((current_player(state), decision))  # type: ignore[arg-type]
-        after = apply(state, decision)
+        after = apply(state, decision, validate=False)  # taken from legal_options(state): checked already
         stats.decisions += 1
         if isinstance(decision, RequestAction):
             stats.requests += 1

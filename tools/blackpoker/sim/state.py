@@ -17,13 +17,13 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from blackpoker.core.cards import JOKER, Card
 from blackpoker.core.model import Rules
 
-PLAYER_NAMES = ("A", "B")
-GENERATION_RANKS = frozenset({JOKER, 1, 11, 12, 13})  # 世代交代: Joker, A, J, Q, K
+PLAYER_NAMES: Final = ("A", "B")
+GENERATION_RANKS: Final = frozenset({JOKER, 1, 11, 12, 13})  # 世代交代: Joker, A, J, Q, K
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ class Payment:
         object.__setattr__(self, "sacrifices", sacrifices)
 
 
-NO_PAYMENT = Payment()  # the cost of an action without one (one shared immutable value)
+NO_PAYMENT: Final = Payment()  # the cost of an action without one (one shared immutable value)
 
 
 @dataclass(frozen=True)
@@ -374,7 +374,7 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(set(cards), key=_CARD_ORDER)  # Card's order, by its kept sort key (no Python __lt__ per comparison)
 
 
-_CARD_ORDER = attrgetter("sort_key")
+_CARD_ORDER: Final = attrgetter("sort_key")
 
 
 def player_name(index: int | None) -> str:
