@@ -102,12 +102,13 @@ def _end(ctx: Ctx) -> None:
         ops.discard(s, ctx.me, (card,))  # type: ignore[arg-type]
     fog_cards = tuple(c for f in p.fog for c in f.cards)  # 2. own fog to the graveyard
     p.fog, p.graveyard = (), p.graveyard + fog_cards
-    if fog_cards:
+    if fog_cards and ctx.state.recording:
         ctx.log(f"フォグの {card_list(fog_cards)} を墓地へ")
     s.turn_player, s.turn = ctx.opp, s.turn + 1  # 3. the turn passes
     s.used, s.attack = frozenset(), ()
     s.modifiers = tuple(m for m in s.modifiers if m.turn is None)  # 「このターンが終わるまで」 ends here
-    ctx.log(f"ターンが {player_name(ctx.opp)} に移る(第{s.turn}ターン)")
+    if ctx.state.recording:
+        ctx.log(f"ターンが {player_name(ctx.opp)} に移る(第{s.turn}ターン)")
 
 
 @effect("charge")
@@ -116,7 +117,8 @@ def _charge(ctx: Ctx) -> None:
     p = s.players[s.turn_player]
     # only the driven ones are rebuilt (a charged one is already as wanted)
     p.field = tuple(ch.with_driven(False) if ch.driven else ch for ch in p.field)
-    ctx.log(f"{player_name(s.turn_player)} のキャラクターを全てチャージ")
+    if ctx.state.recording:
+        ctx.log(f"{player_name(s.turn_player)} のキャラクターを全てチャージ")
 
 
 @effect("draw")
@@ -153,7 +155,7 @@ def _attack(ctx: Ctx) -> None:
     for uid in chosen:
         s.replace(s.character(uid).with_driven(True))
     s.attack = tuple(AttackLine(uid) for uid in chosen)
-    if s.events is not None:  # format only when recording
+    if s.recording:
         ctx.log("アタッカー: " + ("、".join(char_text(s.character(u)) for u in chosen) or "なし"))
 
 
@@ -183,7 +185,7 @@ def _block(ctx: Ctx) -> None:
             blockers.append(pick)  # type: ignore[arg-type]
             taken.append(pick)  # type: ignore[arg-type]
         lines.append(AttackLine(line.attacker, tuple(blockers)))
-        if blockers and s.events is not None:  # format only when recording
+        if blockers and s.recording:
             ctx.log(f"{char_text(s.find(line.attacker))} を "  # type: ignore[arg-type]
                     + "、".join(char_text(s.find(b)) for b in blockers) + " がブロック")  # type: ignore[arg-type]
     s.attack = tuple(lines)
@@ -203,14 +205,16 @@ def _damage_judgement(ctx: Ctx) -> None:
             bulwark = blockers[0]
             s.replace(replace(bulwark, face_up=True))
             card = bulwark.cards[0]
-            ctx.log(f"防壁を表にする: {card}")
+            if ctx.state.recording:
+                ctx.log(f"防壁を表にする: {card}")
             # ruling damage-judgement-numbers: printed numbers, never the size
             if card.is_joker or card.number in {c.number for c in attacker.cards}:
                 ops.to_graveyard(s, attacker.uid)
             ops.to_graveyard(s, bulwark.uid)
         else:  # 1. soldier against soldiers; ruling multiple-blockers: the blockers' total against the attacker
             mine, theirs = size(s, attacker), sum(size(s, b) for b in blockers)
-            ctx.log(f"サイズ比較: アタッカー {mine} 対 ブロッカー {theirs}")
+            if ctx.state.recording:
+                ctx.log(f"サイズ比較: アタッカー {mine} 対 ブロッカー {theirs}")
             if mine <= theirs:
                 ops.to_graveyard(s, attacker.uid)
             if theirs <= mine:
@@ -227,12 +231,14 @@ def _generation_change(ctx: Ctx) -> None:
         card, p.life = p.life[0], p.life[1:]
         if card.rank in (0, 1, 11, 12, 13):
             p.hand += (card,)
-            ctx.log(f"世代交代: {card_list(moved)} を墓地へ、{card} を手札へ")
+            if ctx.state.recording:
+                ctx.log(f"世代交代: {card_list(moved)} を墓地へ、{card} を手札へ")
             p.graveyard += tuple(moved)
             return
         moved.append(card)
     p.graveyard += tuple(moved)
-    ctx.log(f"世代交代: 該当カードなし、{card_list(moved)} を墓地へ")
+    if ctx.state.recording:
+        ctx.log(f"世代交代: 該当カードなし、{card_list(moved)} を墓地へ")
 
 
 # ------------------------------------------------------------------------------------------------ 召喚
@@ -268,7 +274,8 @@ def _equip(ctx: Ctx) -> None:
     ctx.take_keys(ctx.request.keys)
     equipped = replace(soldier, cards=soldier.cards + ctx.request.keys, type_id=summoned_type(ctx.rules, "equip"))
     ctx.state.replace(equipped)
-    ctx.log(f"{char_text(soldier)} に {card_list(ctx.request.keys)} を装備 → {char_text(equipped)}")
+    if ctx.state.recording:
+        ctx.log(f"{char_text(soldier)} に {card_list(ctx.request.keys)} を装備 → {char_text(equipped)}")
 
 
 # ------------------------------------------------------------------------------------------------ 速攻魔法
@@ -278,21 +285,24 @@ def place_fog(ctx: Ctx, fog_id: str, cards: tuple[Card, ...], target: int | None
     ctx.take_keys(cards)
     fog = FogCard(fog_id, ctx.me, cards, sum(c.number for c in cards), s.turn, s.uid(), target)
     s.players[ctx.me].fog += (fog,)
-    ctx.log(f"フォグに {card_list(cards)} を置く({ctx.rules.fog(fog_id).name})")
+    if ctx.state.recording:
+        ctx.log(f"フォグに {card_list(cards)} を置く({ctx.rules.fog(fog_id).name})")
 
 
 @effect("up")
 def _up(ctx: Ctx) -> None:
     before = size(ctx.state, ctx.target_char())
     place_fog(ctx, "up", ctx.request.keys, ctx.target().ref)
-    ctx.log(f"サイズ {before} → {size(ctx.state, ctx.target_char())}")
+    if ctx.state.recording:
+        ctx.log(f"サイズ {before} → {size(ctx.state, ctx.target_char())}")
 
 
 @effect("down")
 def _down(ctx: Ctx) -> None:
     s, ch = ctx.state, ctx.target_char()
     after = size(s, ch) - ctx.request.keys[0].number
-    ctx.log(f"サイズ {size(s, ch)} → {after}")
+    if ctx.state.recording:
+        ctx.log(f"サイズ {size(s, ch)} → {after}")
     if after <= 0:
         ops.to_graveyard(s, ch.uid)
     else:
@@ -304,7 +314,8 @@ def _twist(ctx: Ctx) -> None:
     ch = ctx.target_char()
     how = ctx.choose(ctx.me, "ドライブ状態にするかチャージ状態にするか", ("ドライブ", "チャージ"))
     ctx.state.replace(ch.with_driven(how == "ドライブ"))
-    ctx.log(f"{char_text(ch)} を{how}状態にする")
+    if ctx.state.recording:
+        ctx.log(f"{char_text(ch)} を{how}状態にする")
 
 
 def negate(ctx: Ctx, uid: int) -> None:
@@ -316,7 +327,8 @@ def negate(ctx: Ctx, uid: int) -> None:
     s.players[victim.controller].graveyard += victim.keys
     name = lookup.action(ctx.rules, victim.action_id).name
     s.resolved += (f"{name}({player_name(victim.controller)}) 無効",)
-    ctx.log(f"「{name}」を無効にする(キーカード {card_list(victim.keys)} を墓地へ)")
+    if ctx.state.recording:
+        ctx.log(f"「{name}」を無効にする(キーカード {card_list(victim.keys)} を墓地へ)")
 
 
 @effect("counter")
@@ -327,7 +339,8 @@ def _counter(ctx: Ctx) -> None:
     if len(victim.keys) == 2 or (len(victim.keys) == 1 and mine >= victim.keys[0].number):
         negate(ctx, victim.uid)
     else:
-        ctx.log(f"キーカードの数字 {mine} < {victim.keys[0].number} のため無効にできない")
+        if ctx.state.recording:
+            ctx.log(f"キーカードの数字 {mine} < {victim.keys[0].number} のため無効にできない")
 
 
 @effect("ceasefire")
@@ -343,7 +356,8 @@ def _reunion(ctx: Ctx) -> None:
         grave = list(p.graveyard)
         grave.remove(card)  # type: ignore[arg-type]
         p.graveyard, p.hand = tuple(grave), p.hand + (card,)  # type: ignore[operator]
-        ctx.log(f"墓地の {card} を見せて手札に加える")
+        if ctx.state.recording:
+            ctx.log(f"墓地の {card} を見せて手札に加える")
 
 
 @effect("kill")
@@ -365,7 +379,8 @@ def _retarget(ctx: Ctx) -> None:
         return
     changed = replace(victim, targets=(Target(*new),))  # type: ignore[misc]
     s.stage = tuple(changed if r.uid == victim.uid else r for r in s.stage)
-    ctx.log(f"「{action.name}」の対象を変更")
+    if ctx.state.recording:
+        ctx.log(f"「{action.name}」の対象を変更")
 
 
 @effect("search")
@@ -377,7 +392,8 @@ def _search(ctx: Ctx) -> None:
         life.remove(card)  # type: ignore[arg-type]
         shuffle(s.rng(), life)
         p.life, p.hand = tuple(life), p.hand + (card,)  # type: ignore[operator]
-        ctx.log(f"ライフの {card} を見せて手札に加え、ライフを切りなおす")
+        if ctx.state.recording:
+            ctx.log(f"ライフの {card} を見せて手札に加え、ライフを切りなおす")
 
 
 def bj_points(card: Card, total: int) -> int:
@@ -398,16 +414,19 @@ def _blackjack(ctx: Ctx) -> None:
         card, p.life = p.life[0], p.life[1:]
         shown.append(card)
         total += bj_points(card, total)
-        ctx.log(f"めくる: {card}(合計 {total} 点)")
+        if ctx.state.recording:
+            ctx.log(f"めくる: {card}(合計 {total} 点)")
         if total >= 22:
             p.graveyard += tuple(shown)
-            ctx.log(f"22点以上: 公開カード {card_list(shown)} を墓地へ")
+            if ctx.state.recording:
+                ctx.log(f"22点以上: 公開カード {card_list(shown)} を墓地へ")
             return
         options = ("ヒット", "スタンド") if p.life else ("スタンド",)
         if ctx.choose(ctx.me, f"合計 {total} 点: ヒットかスタンドか", options) == "スタンド":
             break
     p.hand += tuple(shown)
-    ctx.log(f"スタンド: 公開カード {card_list(shown)} を手札へ")
+    if ctx.state.recording:
+        ctx.log(f"スタンド: 公開カード {card_list(shown)} を手札へ")
 
 
 @effect("royal-straight-flush")
@@ -431,7 +450,8 @@ def _reverse(ctx: Ctx) -> None:
         soldier = replace(ch, kind="soldier", type_id=soldier_type(ch.cards[0].rank), face_up=True, driven=driven)
         s.replace(soldier)
         s.attack = tuple(AttackLine(line.attacker, tuple(b for b in line.blockers if b != ch.uid)) for line in s.attack)
-        ctx.log(f"{char_text(ch)} を兵士にする → {char_text(soldier)}")
+        if ctx.state.recording:
+            ctx.log(f"{char_text(ch)} を兵士にする → {char_text(soldier)}")
 
 
 @effect("return")
@@ -441,7 +461,8 @@ def _return(ctx: Ctx) -> None:
         ops.to_hand(ctx.state, ch.uid)
     ctx.take_keys(ctx.request.keys)
     ctx.state.players[ctx.me].hand += ctx.request.keys
-    ctx.log(f"キーカード {card_list(ctx.request.keys)} を手札に戻す")
+    if ctx.state.recording:
+        ctx.log(f"キーカード {card_list(ctx.request.keys)} を手札に戻す")
 
 
 # ------------------------------------------------------------------------------------------------ 通常魔法
@@ -460,7 +481,8 @@ def _death_spear(ctx: Ctx) -> None:
     s, ch = ctx.state, ctx.target_char()
     n, d = size(s, ch), ctx.key_of_suit("D").number
     if n == 0 or n % d:
-        ctx.log(f"兵士の数字 {n} は {d} で割り切れない(または0)ため効果なし")
+        if ctx.state.recording:
+            ctx.log(f"兵士の数字 {n} は {d} で割り切れない(または0)ため効果なし")
         return
     ops.remove_character(s, ch.uid)
     rest = list(ch.cards)
@@ -469,7 +491,8 @@ def _death_spear(ctx: Ctx) -> None:
         assert isinstance(card, Card)
         rest.remove(card)
         s.players[ch.owner].life = (card, *s.players[ch.owner].life)
-    ctx.log(f"{char_text(ch)} を {player_name(ch.owner)} のライフの一番上へ")
+    if ctx.state.recording:
+        ctx.log(f"{char_text(ch)} を {player_name(ch.owner)} のライフの一番上へ")
     ops.damage(s, ch.owner, ctx.key_of_suit("S").number)  # 2.
 
 
@@ -521,7 +544,8 @@ def _conscription(ctx: Ctx) -> None:
     s, p = ctx.state, ctx.state.players[ctx.me]
     limit = sum(c.number for c in ctx.request.keys)
     shown, p.life = p.life[:4], p.life[4:]
-    ctx.log(f"ライフの上から {card_list(shown)} をめくる")
+    if ctx.state.recording:
+        ctx.log(f"ライフの上から {card_list(shown)} をめくる")
     rest = []
     for card in shown:
         if card.number <= limit:
@@ -544,4 +568,5 @@ def _ambush(ctx: Ctx) -> None:
             ch = replace(ch, kind="soldier", type_id=soldier_type(ch.cards[0].rank), face_up=True)
         changed.append(ch.with_driven(False) if ch.kind == "soldier" else ch)
     p.field = tuple(changed)
-    ctx.log(f"{player_name(ctx.me)} の防壁を全て兵士にし、兵士を全てチャージ")
+    if ctx.state.recording:
+        ctx.log(f"{player_name(ctx.me)} の防壁を全て兵士にし、兵士を全てチャージ")

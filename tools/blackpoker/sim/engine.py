@@ -268,7 +268,7 @@ def _request(s: GameState, decision: RequestAction, validate: bool = True) -> No
         s.replace(s.character(decision.key_character).with_driven(True))
     req = Request(s.uid(), action.id, player, decision.keys, pay, decision.targets,
                   key_character=decision.key_character)
-    if s.events is not None:  # format only when recording
+    if s.recording:
         s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + _request_detail(s, req))
     if pay.life:
         damage(s, player, pay.life)
@@ -345,7 +345,7 @@ def target_text(s: GameState, kind: str, ref: int) -> str:
 def _pass(s: GameState) -> None:
     player = s.chance
     assert player is not None
-    if s.events is not None:  # format only when recording
+    if s.recording:
         s.log(f"{player_name(player)}: パス")
     if player not in s.passes:  # [11]
         s.passes += (player,)
@@ -400,10 +400,10 @@ def _resolve(s: GameState, req: Request, where: str, choices: tuple[object, ...]
     failure = next((f for f in (target_valid(work, req, t) for t in req.targets) if f), None) if req.targets else None
     try:
         if failure is None:
-            if work.events is not None:  # format only when recording
+            if work.recording:
                 work.log(f"解決: 「{action.name}」({player_name(req.controller)})")
             EFFECTS[req.action_id](ctx)
-        elif work.events is not None:  # format only when recording
+        elif work.recording:
             work.log(f"解決: 「{action.name}」({player_name(req.controller)}) — {failure}ため効果を発揮しない")
     except NeedChoice as need:
         snapshot = s.clone()
@@ -428,7 +428,8 @@ def _win_check(s: GameState) -> bool:
     for p in s.order():
         if not s.players[p].life:
             s.winner = s.other(p)
-            s.log(f"勝敗判定: {player_name(p)} のライフが0枚 — {player_name(s.winner)} の勝ち")
+            if s.recording:
+                s.log(f"勝敗判定: {player_name(p)} のライフが0枚 — {player_name(s.winner)} の勝ち")
             return True
     return False
 
@@ -468,7 +469,7 @@ def _run_triggers(s: GameState) -> bool:
                         s.buffer = tuple(r for r in s.buffer if r.uid != req.uid)
                         name = lookup.action(s.rules, req.action_id).name
                         if speed == "instant":
-                            if s.events is not None:  # format only when recording
+                            if s.recording:
                                 s.log(f"誘発: 「{name}」({player_name(player)})")
                             if not _resolve(s, req, "trigger"):
                                 return False
@@ -476,10 +477,10 @@ def _run_triggers(s: GameState) -> bool:
                         elif timing == "main" and s.stage:  # [6-10-6]
                             s.resolved += (f"{name}({player_name(player)}) 破棄",)
                             s.players[req.controller].graveyard += req.keys
-                            if s.events is not None:  # format only when recording
+                            if s.recording:
                                 s.log(f"誘発: 「{name}」— ステージが空でないため破棄")
                         else:
-                            if s.events is not None:  # format only when recording
+                            if s.recording:
                                 s.log(f"誘発: 「{name}」({player_name(player)})をステージに追加")
                             s.stage += (req,)
     return True

@@ -23,13 +23,16 @@ def _pack_open(ctx: Ctx) -> None:
     if card is not None:
         if card in p.rare:
             p.rare = tuple(c for c in p.rare if c != card)
-            ctx.log(f"パックの代わりにレアカード {card} を対戦相手に見せ手札に加える")
+            if ctx.state.recording:
+                ctx.log(f"パックの代わりにレアカード {card} を対戦相手に見せ手札に加える")
         else:
             p.pack = tuple(c for c in p.pack if c != card)
-            ctx.log(f"パックの {card} を対戦相手に見せ手札に加える")
+            if ctx.state.recording:
+                ctx.log(f"パックの {card} を対戦相手に見せ手札に加える")
         p.hand += (card,)  # type: ignore[operator]
     p.pack_opened = True
-    ctx.log(f"パックを表向きにし、開封済みとする(残り {len(p.pack)} 枚)")
+    if ctx.state.recording:
+        ctx.log(f"パックを表向きにし、開封済みとする(残り {len(p.pack)} 枚)")
 
 
 @effect("rare-draw")
@@ -57,7 +60,8 @@ def _trap_counter(ctx: Ctx) -> None:
     if any((k.suit, k.rank) == (mine.suit, mine.rank) for k in victim.keys):
         negate(ctx, victim.uid)
     else:
-        ctx.log(f"対象のキーカード {card_list(victim.keys)} に {mine} と同じカードがないため取り除けない")
+        if ctx.state.recording:
+            ctx.log(f"対象のキーカード {card_list(victim.keys)} に {mine} と同じカードがないため取り除けない")
 
 
 # ------------------------------------------------------------------------------------------------ 切札
@@ -81,7 +85,8 @@ def _open(ctx: Ctx) -> None:
         return
     trump = next(t for t in face_down if t.card == pick)
     _set_trump(s, trump, True)
-    ctx.log(f"裏切札 {trump.card} を表にし切札とする")
+    if ctx.state.recording:
+        ctx.log(f"裏切札 {trump.card} を表にし切札とする")
 
 
 @effect("close")
@@ -90,7 +95,8 @@ def _close(ctx: Ctx) -> None:
     trump = s.find_trump(ctx.target().ref)
     assert trump is not None
     _set_trump(s, trump, False)
-    ctx.log(f"{player_name(s.trump_owner(trump.uid))} の切札を裏向きにする(このターンが終わるまで表向きにならない)")
+    if ctx.state.recording:
+        ctx.log(f"{player_name(s.trump_owner(trump.uid))} の切札を裏向きにする(このターンが終わるまで表向きにならない)")
     place_fog(ctx, "close", ctx.request.keys, trump.uid)
 
 
@@ -101,13 +107,15 @@ def _trump_break(ctx: Ctx) -> None:
     assert trump is not None
     key = ctx.request.keys[0]
     if (trump.card.suit, trump.card.rank) != (key.suit, key.rank):
-        ctx.log(f"切札とキーカード {key} のスートと数字が同じでないため効果なし")
+        if ctx.state.recording:
+            ctx.log(f"切札とキーカード {key} のスートと数字が同じでないため効果なし")
         return
     owner_index = s.trump_owner(trump.uid)
     owner = s.players[owner_index]
     owner.trumps = tuple(t for t in owner.trumps if t.uid != trump.uid)
     owner.graveyard += (trump.card,)
-    ctx.log(f"{player_name(owner_index)} の切札 {trump.card} を墓地へ")
+    if ctx.state.recording:
+        ctx.log(f"{player_name(owner_index)} の切札 {trump.card} を墓地へ")
 
 
 # ------------------------------------------------------------------------------------------------ 兵士起因
@@ -127,7 +135,8 @@ def _slash(ctx: Ctx) -> None:
         return
     s, target = ctx.state, ctx.target_char()
     x, n = size(s, key), size(s, target)
-    ctx.log(f"X = {char_text(key)} のサイズ {x}、対象のサイズ {n}")
+    if ctx.state.recording:
+        ctx.log(f"X = {char_text(key)} のサイズ {x}、対象のサイズ {n}")
     if n <= x:
         ops.to_graveyard(s, target.uid)
 
@@ -140,7 +149,8 @@ def _encourage(ctx: Ctx) -> None:
     s, target = ctx.state, ctx.target_char()
     x = size(s, key)
     s.modifiers += (Modifier("this", ctx.me, s.uid(), size=x, target=target.uid, source="encourage", turn=s.turn),)
-    ctx.log(f"{char_text(target)} のサイズをこのターンが終わるまで {x} 加算(→ {size(s, target)})")
+    if ctx.state.recording:
+        ctx.log(f"{char_text(target)} のサイズをこのターンが終わるまで {x} 加算(→ {size(s, target)})")
 
 
 @effect("negotiate")
@@ -149,7 +159,8 @@ def _negotiate(ctx: Ctx) -> None:
         return
     target = ctx.target_char()
     ctx.state.replace(target.with_driven(True))
-    ctx.log(f"{char_text(target)} をドライブする")
+    if ctx.state.recording:
+        ctx.log(f"{char_text(target)} をドライブする")
 
 
 @effect("switch")

@@ -139,24 +139,29 @@ class _Setup:
     def choose_trumps(self) -> None:
         cards = self.pick(self.choice.trumps, 2, "デッキから2枚選び切札として")
         self.player.trumps = tuple(TrumpCard(self.state.uid(), c) for c in cards)
-        self.state.log(f"{self.name}: 切札2枚を伏せて置く")
+        if self.state.recording:
+            self.state.log(f"{self.name}: 切札2枚を伏せて置く")
 
     def choose_starting(self) -> None:
         self.player.hand += self.pick(self.choice.starting, 3, "デッキから最初の手札に入れる3枚を選ぶ")
-        self.state.log(f"{self.name}: 最初の手札に入れる3枚を選ぶ")
+        if self.state.recording:
+            self.state.log(f"{self.name}: 最初の手札に入れる3枚を選ぶ")
 
     def choose_rare(self) -> None:
         given = (self.choice.rare,) if self.choice.rare is not None else ()
         self.player.rare = self.pick(given, 1, "デッキからレアカード1枚を選び")
-        self.state.log(f"{self.name}: レアカード1枚を伏せて置く")
+        if self.state.recording:
+            self.state.log(f"{self.name}: レアカード1枚を伏せて置く")
 
     def make_pack(self) -> None:
         self.player.pack = self.take_top(PACK_SIZE)
-        self.state.log(f"{self.name}: デッキの上から{PACK_SIZE}枚を取り除いてパックとする")
+        if self.state.recording:
+            self.state.log(f"{self.name}: デッキの上から{PACK_SIZE}枚を取り除いてパックとする")
 
     def make_life(self) -> None:
         self.player.life, self.deck = tuple(self.deck), []
-        self.state.log(f"{self.name}: 残りのデッキ({len(self.player.life)}枚)をライフとする")
+        if self.state.recording:
+            self.state.log(f"{self.name}: 残りのデッキ({len(self.player.life)}枚)をライフとする")
 
     def preset(self) -> None:
         if len(self.player.life) < 2:
@@ -169,7 +174,8 @@ class _Setup:
             raise SetupError(f"5.3.1 {self.frame.name}: {self.name} のライフが足りず手札を{size}枚にできません")
         self.player.hand += self.player.life[:need]
         self.player.life = self.player.life[need:]
-        self.state.log(f"{self.name}: ライフから{need}枚引いて手札を{size}枚とする")
+        if self.state.recording:
+            self.state.log(f"{self.name}: ライフから{need}枚引いて手札を{size}枚とする")
 
 
 def _entry20(s: _Setup) -> None:
@@ -179,7 +185,8 @@ def _entry20(s: _Setup) -> None:
     life = list(s.player.life)  # ruling entry20-setup-order: shuffle the rest of the life, draw 7, no rebuild
     shuffle(s.state.rng(), life)
     s.player.life = tuple(life)
-    s.state.log(f"{s.name}: 残りのライフをよく切る")
+    if s.state.recording:
+        s.state.log(f"{s.name}: 残りのライフをよく切る")
     s.draw_to(HAND_SIZE)
 
 
@@ -243,7 +250,8 @@ def setup_frame(state: GameState, frame: Frame, decks: tuple[tuple[Card, ...], t
                                  f"{s.name} の切札ではありません(切札: {card_list(cards)})")
             s.player.trumps = tuple(TrumpCard(t.uid, t.card, True) if t.card == reveal else t
                                     for t in s.player.trumps)
-            state.log(f"{s.name}: 切札 {reveal} を表向きにする")
+            if state.recording:
+                state.log(f"{s.name}: 切札 {reveal} を表向きにする")
 
 
 def preset(state: GameState, player: int) -> None:
@@ -258,7 +266,8 @@ def preset(state: GameState, player: int) -> None:
         card, p.life = p.life[0], p.life[1:]
         if card.is_joker and state.format == "lite":
             p.graveyard += (card,)
-            state.log(f"{player_name(player)}: ライトのため Joker を墓地へ")
+            if state.recording:
+                state.log(f"{player_name(player)}: ライトのため Joker を墓地へ")
             continue
         place(state, player, (card,), "soldier", entered_turn=0)
         return

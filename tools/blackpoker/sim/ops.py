@@ -19,7 +19,7 @@ def damage(state: GameState, player: int, amount: int) -> int:
     if n:
         moved, p.life = p.life[:n], p.life[n:]
         p.graveyard += moved
-    if state.events is not None:  # format only when recording
+    if state.recording:
         state.log(f"　{player_name(player)} は {amount} 点のダメージ(ライフ {len(p.life) + n} → {len(p.life)})")
     return n
 
@@ -42,7 +42,7 @@ def to_graveyard(state: GameState, uid: int) -> None:
     """A character leaves the field for its owner's graveyard, all its cards together (2.8.3)."""
     ch = remove_character(state, uid)
     state.players[ch.owner].graveyard += ch.cards
-    if state.events is not None:  # format only when recording
+    if state.recording:
         state.log(f"　{char_text(ch)} を墓地へ")
     for card in ch.cards:
         if card.rank in GENERATION_RANKS:
@@ -52,7 +52,7 @@ def to_graveyard(state: GameState, uid: int) -> None:
 def to_hand(state: GameState, uid: int) -> None:
     ch = remove_character(state, uid)
     state.players[ch.owner].hand += ch.cards
-    if state.events is not None:  # format only when recording
+    if state.recording:
         state.log(f"　{char_text(ch)} を手札へ")
 
 
@@ -65,7 +65,7 @@ def place(state: GameState, owner: int, cards: tuple[Card, ...], kind: str, *, d
     ch = Character(uid, owner, tuple(cards), kind, type_id, driven=driven, face_up=(kind == "soldier"),
                    entered_turn=state.turn if entered_turn is None else entered_turn, timestamp=uid)
     state.players[owner].field += (ch,)
-    if state.events is not None:  # format only when recording
+    if state.recording:
         state.log(f"　{char_text(ch)} を場に出す")
     return ch
 
@@ -77,7 +77,7 @@ def discard(state: GameState, player: int, cards: tuple[Card, ...]) -> None:
         hand.remove(c)
     p.hand = tuple(hand)
     p.graveyard += tuple(cards)
-    if cards and state.events is not None:  # format only when recording
+    if cards and state.recording:
         state.log(f"　{player_name(player)} は {card_list(cards)} を捨てる")
 
 
@@ -93,6 +93,6 @@ def draw(state: GameState, player: int, n: int = 1) -> int:
     p = state.players[player]
     got, p.life = p.life[:n], p.life[n:]
     p.hand += got
-    if state.events is not None:  # format only when recording
+    if state.recording:
         state.log(f"　{player_name(player)} はライフから {len(got)} 枚引く")
     return len(got)

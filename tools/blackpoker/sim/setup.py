@@ -36,7 +36,8 @@ def new_game(rules: Rules, format_id: str, seed: int, *, frame: str | None = Non
             if len(cards) < 8:
                 raise SetupError(f"2.9.1: {player_name(index)} のデッキが足りずゲームの始め方を終えられません")
             p.hand, p.life = tuple(cards[:7]), tuple(cards[7:])
-            state.log(f"{player_name(index)}: デッキを切り、7枚引いて手札とし、残りをライフとする")
+            if state.recording:
+                state.log(f"{player_name(index)}: デッキを切り、7枚引いて手札とし、残りをライフとする")
     else:
         pair = tuple(choices) if choices is not None else (None, None)
         setup_frame(state, frame_def, deck_pair, pair)  # type: ignore[arg-type]
@@ -50,7 +51,8 @@ def begin(state: GameState) -> None:
     state.players[first].hand += state.players[first].life[:1]
     state.players[first].life = state.players[first].life[1:]
     state.turn_player = state.chance = first
-    state.log(f"先攻 {player_name(first)} がライフから1枚引いてゲーム開始")
+    if state.recording:
+        state.log(f"先攻 {player_name(first)} がライフから1枚引いてゲーム開始")
 
 
 def decide_first(state: GameState) -> int:
@@ -64,6 +66,7 @@ def decide_first(state: GameState) -> int:
         a.life, b.life = a.life[1:], b.life[1:]
         a.graveyard += (ca,)
         b.graveyard += (cb,)
-        state.log(f"先攻決定: A {card_list([ca])} 対 B {card_list([cb])}")
+        if state.recording:
+            state.log(f"先攻決定: A {card_list([ca])} 対 B {card_list([cb])}")
         if ca.number != cb.number:
             return 0 if ca.number > cb.number else 1

@@ -308,8 +308,14 @@ class GameState:
         self.rng_count += 1
         return random.Random(self.seed * 1_000_003 + self.rng_count)
 
+    @property
+    def recording(self) -> bool:
+        """Whether a play-by-play is recorded: code that formats a line tests this first, so that self-play, which
+        records nothing, never formats one (a tenth of its time, when it did)."""
+        return self.events is not None
+
     def log(self, line: str) -> None:
-        """Record a play-by-play line (hot paths test ``events is not None`` first, so that self-play, which
+        """Record a play-by-play line (code that formats one tests :attr:`recording` first, so that self-play, which
         does not record, never formats the text)."""
         if self.events is not None:
             self.events.append(line)
