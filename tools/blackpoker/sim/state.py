@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Final
+from typing import Final
 
 from blackpoker.core.cards import JOKER, Card
 from blackpoker.core.model import Rules
@@ -246,10 +246,13 @@ class Player:
                                                                      self.deck)
         return new
 
-    def zones(self) -> tuple[Any, ...]:
-        """Every field's value in field order (the invariant checks compare two players zone by zone)."""
-        return (self.life, self.hand, self.graveyard, self.field, self.fog, self.pack, self.pack_opened,
-                self.rare, self.trumps, self.deck)
+    def same_zones(self, other: Player) -> bool:
+        """Whether every field of ``other`` is the very object of this one: a clone the step did not touch (the
+        invariant checks ask at every step)."""
+        return (self.life is other.life and self.hand is other.hand and self.graveyard is other.graveyard
+                and self.field is other.field and self.fog is other.fog and self.pack is other.pack
+                and self.pack_opened is other.pack_opened and self.rare is other.rare and self.trumps is other.trumps
+                and self.deck is other.deck)
 
 
 @dataclass
