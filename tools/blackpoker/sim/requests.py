@@ -391,7 +391,11 @@ _PLANS: Final[dict[tuple[int, str, str | None], tuple[Rules, _Plans]]] = {}
 
 
 def _plans(state: GameState) -> _Plans:
-    """The regulation's actions, compiled; memoised per loaded ruleset."""
+    """The regulation's actions, compiled; memoised per loaded ruleset (and the last one kept at hand: a game asks
+    at every decision)."""
+    last = _LAST_PLANS[0]
+    if last is not None and last[0] is state.rules and last[1] == state.format and last[2] == state.frame:
+        return last[3]
     key = (id(state.rules), state.format, state.frame)
     hit = _PLANS.get(key)
     if hit is None or hit[0] is not state.rules:
@@ -399,7 +403,11 @@ def _plans(state: GameState) -> _Plans:
         plans = tuple(_plan(a) for a in actions if a.trigger is not Trigger.TRIGGERED)
         hit = _PLANS[key] = (state.rules, _Plans(plans, tuple(p for p in plans if not p.main),
                                                  frozenset(a.id for a in actions)))
+    _LAST_PLANS[0] = (state.rules, state.format, state.frame, hit[1])
     return hit[1]
+
+
+_LAST_PLANS: Final[list[tuple[Rules, str, str | None, _Plans] | None]] = [None]
 
 
 def is_available(state: GameState, action_id: str) -> bool:
@@ -502,9 +510,7 @@ def request_groups(state: GameState, player: int) -> list[RequestGroup]:
     main = state.turn_player == player and not state.stage
     p = state.players[player]
     hand = p.hand
-    hand_mask = 0
-    for c in hand:
-        hand_mask |= c.bit
+    hand_mask = _hand_mask(hand)
     life = len(p.life)
     magician: bool | None = None
     for plan in _plans(state).for_hand(main, hand_mask):
@@ -555,6 +561,24 @@ def request_groups(state: GameState, player: int) -> list[RequestGroup]:
                 if targets:
                     groups.append(RequestGroup(action.id, keys, key_character, pays, targets))
     return groups
+
+
+def _hand_mask(hand: tuple[Card, ...]) -> int:
+    """The hand as a ``Card.bit`` sum. A hand stays the same tuple for many decisions (states share unchanged zones),
+    so the last few are remembered by identity (holding the tuple, so its id is not reused)."""
+    hit = _HAND_MASKS.get(id(hand))
+    if hit is not None and hit[0] is hand:
+        return hit[1]
+    mask = 0
+    for c in hand:
+        mask |= c.bit
+    if len(_HAND_MASKS) >= 64:
+        _HAND_MASKS.clear()
+    _HAND_MASKS[id(hand)] = (hand, mask)
+    return mask
+
+
+_HAND_MASKS: Final[dict[int, tuple[tuple[Card, ...], int]]] = {}
 
 
 def _discards(hand: tuple[Card, ...], keys: tuple[Card, ...], discards: int) -> tuple[tuple[Card, ...], ...]:
