@@ -71,3 +71,32 @@ def test_the_python_sources_play_the_golden_games_too() -> None:
                              "lite+entry20", "mast+extra"], env=dict(os.environ, BLACKPOKER_PURE="1"),
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
+
+
+def test_records_pickle_whether_compiled_or_not() -> None:
+    """Rules, states and observations cross processes (the build's workers, Dask) and are kept in the Sphinx
+    environment: a compiled frozen record must load again (it refused to before ``core/frozen.py``)."""
+    import pickle
+
+    from blackpoker import load_rules
+    from blackpoker.sim.engine import apply, legal_decisions
+    from blackpoker.sim.match import play_match
+    from blackpoker.sim.policies.observation import observe
+    from blackpoker.sim.setup import new_game
+
+    rules = load_rules()
+    assert pickle.loads(pickle.dumps(rules)) == rules
+    state = new_game(rules, "mast", 5, frame="extra")
+    seen_pending = seen_stage = False
+    for _ in range(400):
+        if state.winner is not None:
+            break
+        state = apply(state, legal_decisions(state)[-1])
+        copy = pickle.loads(pickle.dumps(state))
+        assert copy.players == state.players and copy.stage == state.stage and copy.pending == state.pending
+        assert pickle.loads(pickle.dumps(observe(state, 0))) == observe(state, 0)
+        seen_pending |= state.pending is not None
+        seen_stage |= bool(state.stage)
+    assert seen_pending and seen_stage
+    record, summary, _end = play_match(rules, "mast", "extra", 3, ("greedy", "random"))
+    assert pickle.loads(pickle.dumps((record, summary))) == (record, summary)

@@ -32,6 +32,7 @@ PURE_VARIABLE = "BLACKPOKER_PURE"
 # records). Each must type-check strictly and avoid what native classes lack (``__dict__``).
 COMPILED = (
     "blackpoker.core.cards",
+    "blackpoker.core.frozen",
     "blackpoker.core.keycard",
     "blackpoker.core.targets",
     "blackpoker.sim.abilities",

@@ -97,9 +97,10 @@ class Card:
 _CARD = re.compile(r"^(?:(?P<joker>Joker|JK|JOKER)(?P<jn>[12])?|(?P<suit>[SHDC♠♤♡♥◇♦♢♣♧])\s*(?P<rank>A|[2-9]|10|J|Q|K))$")
 
 
-def parse_card(text: str) -> Card:
-    """Read ♠A, ♡10, ♥10, ◇Q, ♦Q, ♣K, Joker, Joker2 or their ASCII forms SA, H10, DQ, CK, JK, JK2."""
-    m = _CARD.match(text.strip())
+def parse_card(text: object) -> Card:
+    """Read ♠A, ♡10, ♥10, ◇Q, ♦Q, ♣K, Joker, Joker2 or their ASCII forms SA, H10, DQ, CK, JK, JK2. Anything that
+    is not one (a number or a mapping from a hand-written file too) is a ValueError, compiled or not."""
+    m = _CARD.match(text.strip()) if isinstance(text, str) else None
     if not m:
         raise ValueError(f"'{text}' is not a card; expected e.g. ♠A, ♡10, ◇Q, ♣K, Joker (or SA, H10, DQ, CK, JK)")
     if m.group("joker"):

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from blackpoker.core.cards import JOKER, SUIT_SYMBOLS, SUITS, SYMBOL_SUITS, TEXT_RANK, Card, rank_text
+from blackpoker.core.frozen import Frozen
 
 ALL_RANKS = frozenset(range(1, 14))
 
 
 @dataclass(frozen=True)
-class CardPattern:
+class CardPattern(Frozen):
     """One part of a key-card condition: ``count`` cards from ``ranks`` (0 = Joker) of ``suits``."""
 
     ranks: frozenset[int]
@@ -47,7 +48,7 @@ class CardPattern:
 
 
 @dataclass(frozen=True)
-class KeyCondition:
+class KeyCondition(Frozen):
     """A parsed キーカード condition.
 
     ``zone`` is where the key cards come from: the hand (the default, 2.10.1), the field for a soldier that

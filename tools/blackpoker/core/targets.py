@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from blackpoker.core.frozen import Frozen
+
 TargetKind = Literal["soldier", "character", "bulwark", "player", "request", "trump"]
 Owner = Literal["any", "own", "opponent"]
 
 
 @dataclass(frozen=True)
-class TargetSpec:
+class TargetSpec(Frozen):
     """What an action may target.
 
     ``request_key_counts``: for request targets, the allowed numbers of key cards (empty = any).

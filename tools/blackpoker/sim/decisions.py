@@ -9,16 +9,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from blackpoker.core.cards import Card
+from blackpoker.core.frozen import Frozen
 from blackpoker.sim.state import NO_PAYMENT, Payment, Target
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(Frozen):
     """6.4 [11]: pass the chance."""
 
 
 @dataclass(frozen=True)
-class RequestAction:
+class RequestAction(Frozen):
     """6.4 [5]: request an action with its key cards, cost payment and targets all chosen."""
 
     action_id: str
@@ -37,7 +38,7 @@ class RequestAction:
 
 
 @dataclass(frozen=True)
-class Choose:
+class Choose(Frozen):
     """An answer to a question an effect asks while it resolves (ドローの2枚目, ヒット/スタンド, …)."""
 
     option: Any  # any value an effect offers (Any, not object: mypyc cannot compile a dataclass field typed object)

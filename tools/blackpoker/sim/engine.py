@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, overload
 
+from blackpoker.core.frozen import Frozen
 from blackpoker.core.model import Origin, Rules, Speed
 from blackpoker.sim import (
     frame_effects,  # noqa: F401  (registers the frame actions' effects)
@@ -59,7 +60,7 @@ TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after atta
 
 
 @dataclass(frozen=True)
-class Gap:
+class Gap(Frozen):
     """Something in the definitions the simulator does not cover, or code with no definition; ``origin`` is
     where ``blackpoker check`` points, ``message`` what it says, ``text`` what the verification report says
     (Japanese, for maintainers; empty for simulator code with no definition, which the report only counts)."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from blackpoker.core.cards import Card, full_deck, parse_card
+from blackpoker.core.frozen import Frozen
 from blackpoker.core.model import Frame, Rules
 from blackpoker.sim.draw import shuffle
 from blackpoker.sim.errors import SimError
@@ -33,7 +34,7 @@ class SetupError(SimError):
 
 
 @dataclass(frozen=True)
-class SetupChoice:
+class SetupChoice(Frozen):
     """A player's choices while setting up a frame; ``None``/empty means "choose at random from the seed"."""
 
     trumps: tuple[Card, ...] = ()  # エクストラ 1: 「デッキから2枚選び切札として」

@@ -20,6 +20,7 @@ from operator import attrgetter
 from typing import Final
 
 from blackpoker.core.cards import JOKER, Card
+from blackpoker.core.frozen import Frozen
 from blackpoker.core.model import Rules
 
 PLAYER_NAMES: Final = ("A", "B")
@@ -27,7 +28,7 @@ GENERATION_RANKS: Final = frozenset({JOKER, 1, 11, 12, 13})  # 世代交代: Jok
 
 
 @dataclass(frozen=True)
-class Character:
+class Character(Frozen):
     """A character on a field (2.8): one card, or several for 装備兵."""
 
     uid: int
@@ -69,7 +70,7 @@ class Character:
 
 
 @dataclass(frozen=True)
-class FogCard:
+class FogCard(Frozen):
     """Cards in a fog (2.11.4): the mark of a 滞留魔法 whose ability lasts until the end of ``turn``."""
 
     fog_id: str
@@ -92,7 +93,7 @@ class FogCard:
 
 
 @dataclass(frozen=True)
-class TrumpCard:
+class TrumpCard(Frozen):
     """A card in the 切札 zone (エクストラ): face down it is a 裏切札; face up, the trump its card names."""
 
     uid: int
@@ -106,7 +107,7 @@ class TrumpCard:
 
 
 @dataclass(frozen=True)
-class Target:
+class Target(Frozen):
     """A chosen target: a character uid, a player index, or a request uid on the stage."""
 
     kind: str  # "character" | "player" | "request" | "trump"
@@ -118,7 +119,7 @@ class Target:
 
 
 @dataclass(frozen=True)
-class Payment:
+class Payment(Frozen):
     """How a cost was paid: the bulwarks driven (B), life paid (L), cards discarded (D), characters sacrificed (S)."""
 
     bulwarks: tuple[int, ...] = ()
@@ -138,7 +139,7 @@ NO_PAYMENT: Final = Payment()  # the cost of an action without one (one shared i
 
 
 @dataclass(frozen=True)
-class Request:
+class Request(Frozen):
     """A request (6.2.2): an action, its controller, its key cards (held on the stage), cost and targets."""
 
     uid: int
@@ -164,7 +165,7 @@ class Request:
 
 
 @dataclass(frozen=True)
-class Modifier:
+class Modifier(Frozen):
     """A static ability (6.3) as the simulator applies it: a size change or an attack permission with a scope."""
 
     scope: str  # "all" | "your" | "this" (6.4.2 [1] [2] [3])
@@ -189,7 +190,7 @@ class Modifier:
 
 
 @dataclass(frozen=True)
-class AttackLine:
+class AttackLine(Frozen):
     """One attacker and the characters blocking it (アタック → ブロック → ダメージ判定)."""
 
     attacker: int
@@ -201,7 +202,7 @@ class AttackLine:
 
 
 @dataclass(frozen=True)
-class Pending:
+class Pending(Frozen):
     """An effect waiting for a decision: re-run from ``snapshot`` with ``choices`` plus the answer."""
 
     snapshot: GameState

@@ -18,13 +18,14 @@ import json
 from dataclasses import dataclass
 
 from blackpoker.core.cards import Card
+from blackpoker.core.frozen import Frozen
 from blackpoker.sim.observe import observation
 from blackpoker.sim.state import AttackLine, FogCard, GameState, Modifier, Request
 from blackpoker.sim.text import life_answer
 
 
 @dataclass(frozen=True)
-class CharacterView:
+class CharacterView(Frozen):
     """A character as the viewer sees it: ``cards`` is None for the opponent's face-down bulwark."""
 
     uid: int
@@ -51,7 +52,7 @@ class CharacterView:
 
 
 @dataclass(frozen=True)
-class TrumpView:
+class TrumpView(Frozen):
     uid: int
     card: Card | None  # None: the opponent's face-down trump (裏切札)
     face_up: bool
@@ -63,7 +64,7 @@ class TrumpView:
 
 
 @dataclass(frozen=True)
-class SideView:
+class SideView(Frozen):
     """One player's zones: exact contents where the viewer may know them, counts where only those are public."""
 
     life_answer: str  # 完全公開: the answer to 「ライフは何枚?」 (2.11.1, E14)
@@ -102,7 +103,7 @@ class SideView:
 
 
 @dataclass(frozen=True)
-class PendingView:
+class PendingView(Frozen):
     """An effect's question to the viewer: the request resolving, where, and the answers given so far in it
     (all the viewer's own or public: attackers, blockers, a word)."""
 
@@ -119,7 +120,7 @@ class PendingView:
 
 
 @dataclass(frozen=True)
-class Observation:
+class Observation(Frozen):
     viewer: int
     format: str
     frame: str | None
