@@ -100,3 +100,19 @@ def test_records_pickle_whether_compiled_or_not() -> None:
     assert seen_pending and seen_stage
     record, summary, _end = play_match(rules, "mast", "extra", 3, ("greedy", "random"))
     assert pickle.loads(pickle.dumps((record, summary))) == (record, summary)
+
+
+MATCHES = ("import hashlib; from blackpoker import load_rules; from blackpoker.sim.match import play_match; "
+           "rules = load_rules(); "
+           "print([hashlib.sha256(repr([(p, str(d)) for p, d in play_match(rules, f, fr, seed, pair)[0].players])"
+           ".encode()).hexdigest() for f, fr, pair in (('lite', None, ('ismcts:4', 'random')), "
+           "('mast', 'extra', ('greedy', 'ismcts:4'))) for seed in (0, 1)])")
+
+
+def test_the_policies_play_the_same_games_compiled_and_from_the_sources() -> None:
+    """ISMCTS and greedy are compiled with the engine: the same seeds must give the same decisions both ways."""
+    environ = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
+    runs = [subprocess.run([sys.executable, "-c", MATCHES], capture_output=True, text=True, check=True, cwd=ROOT,
+                           env=dict(environ, **({native.PURE_VARIABLE: "1"} if pure else {}))).stdout
+            for pure in (False, True)]
+    assert runs[0] == runs[1] and runs[0].count("'") == 8
