@@ -21,7 +21,11 @@ h1{font-size:1.6em;border-bottom:2px solid #1f5fa8}h2{margin-top:2em;border-left
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}
 th{background:#eef3fa}td:first-child,th:first-child{text-align:left}.note{color:#555;font-size:.9em}
 figure{margin:1em 0}svg{max-width:100%;height:auto}
+.wide{overflow-x:auto;max-width:100%}th,td{white-space:nowrap}
+:root{color-scheme:light}
 """
+# Tables scroll sideways in their box on a phone (a column header is never broken one character a line); the
+# report stays a light document in a dark browser, as its plots are drawn on white.
 
 
 def _pct(r: dict[str, Any]) -> str:
@@ -31,10 +35,10 @@ def _pct(r: dict[str, Any]) -> str:
 
 
 def _table(head: list[str], rows: list[list[object]]) -> str:
-    out = ["<table><thead><tr>", *(f"<th>{escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
+    out = ["<div class=wide><table><thead><tr>", *(f"<th>{escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
     for row in rows:
         out.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
