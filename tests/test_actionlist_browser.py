@@ -11,14 +11,10 @@ import pytest
 from blackpoker import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.render.actionlist.html import build_html
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+from browsers import MARKS, module_browser
 
 pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install chromium)"),
+    *MARKS,
 ]
 
 VISIBLE = "els => els.filter(e => e.checkVisibility()).map(e => e.id)"
@@ -38,11 +34,7 @@ def all_html(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
+    yield from module_browser()
 
 
 @pytest.fixture()

@@ -12,13 +12,12 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"]
+from browsers import MARKS, module_browser
+
 PAGES = ("common", "core", "frame")
 
 pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium"),
+    *MARKS,
 ]
 
 MEASURE = """() => [...document.querySelectorAll('figure.bp-figure svg')].map(svg => {
@@ -35,11 +34,7 @@ MEASURE = """() => [...document.querySelectorAll('figure.bp-figure svg')].map(sv
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
+    yield from module_browser()
 
 
 @pytest.fixture(scope="module")

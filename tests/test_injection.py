@@ -22,17 +22,15 @@ from blackpoker.pipeline.build import build
 from blackpoker.render.officialpaths import RULEBOOK_PDFS
 from blackpoker.sim.engine import coverage_problems
 from blackpoker.sim.scenario import load_scenario, run_scenario
+from browsers import MARKS, launch
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"]
 MARK = "data-bp-injected"
 # closes an attribute of either quote, then opens an element that runs script if the text is read as HTML
 PAYLOAD = f"\"'><img src=x {MARK} onerror=\"window.bpInjected=1\">"
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium"),
+    *MARKS,
     pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed"),
 ]
 
@@ -158,7 +156,7 @@ def test_no_text_from_the_definitions_becomes_markup_in_any_page_or_pdf(tmp_path
     threading.Thread(target=server.serve_forever, daemon=True).start()
     root = f"http://127.0.0.1:{server.server_address[1]}/"
     with server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        browser = launch(p)
         page = browser.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))

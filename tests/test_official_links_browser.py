@@ -12,11 +12,10 @@ import pytest
 from blackpoker import load_rules
 from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.officialpaths import write_redirects
-from test_actionlist_browser import ARGS, CHROMIUM
+from browsers import MARKS, module_browser
 
 pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install chromium)"),
+    *MARKS,
 ]
 
 # the top of the element a fragment names (its entry, for an empty official anchor), once the page settled
@@ -36,11 +35,7 @@ def site(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathFac
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
+    yield from module_browser()
 
 
 @pytest.mark.parametrize(("path", "lands"), [

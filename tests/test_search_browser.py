@@ -21,13 +21,10 @@ from blackpoker.core.kinds import anchor
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import SOURCE
 from blackpoker.sphinxext.index import read_terms
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"]
+from browsers import MARKS, module_browser
 
 pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium"),
+    *MARKS,
 ]
 
 
@@ -54,12 +51,7 @@ def served(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathF
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """One Playwright and one browser for the module (the sync API cannot be started twice at once)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield browser
-        browser.close()
+    yield from module_browser()
 
 
 @pytest.fixture(scope="module")
