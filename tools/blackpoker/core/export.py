@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any
 
@@ -17,13 +17,16 @@ from blackpoker.core.targets import TargetSpec
 EXPORT_SCHEMA_VERSION = 1
 
 
-def _blocks(blocks: tuple[m.Block, ...]) -> list[Any]:
+def blocks_data(blocks: Sequence[Any]) -> list[Any]:
+    """Effect blocks as the definitions' YAML writes them (a paragraph, or ``{style: [item or {text, sub}]}``):
+    the model's blocks here, the official markup's parsed lists in ``official/markup.py``."""
     out: list[Any] = []
     for b in blocks:
         if isinstance(b, str):
             out.append(b)
         else:
-            out.append({b.style: [i.text if not i.sub else {"text": i.text, "sub": _blocks(i.sub)} for i in b.items]})
+            out.append({b.style: [i.text if not i.sub else {"text": i.text, "sub": blocks_data(i.sub)}
+                                  for i in b.items]})
     return out
 
 
@@ -57,7 +60,7 @@ def _value(value: Any) -> Any:
 
 # Fields whose JSON is more than their value; every other field is exported by _value.
 _FIELD_EXPORT: dict[str, Callable[[Any], Any]] = {
-    "key": _key, "target_spec": _target, "effect": _blocks,
+    "key": _key, "target_spec": _target, "effect": blocks_data,
     "labels": lambda labels: [{"name": x.name, "condition": x.condition} for x in labels],
     "abilities": lambda abilities: [{"name": x.name, "text": x.text} for x in abilities],
     # a picture by its file and content (the bytes stay in the definitions folder)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blackpoker.core import model as m
+from blackpoker.core.export import blocks_data
 from blackpoker.official.convert import Unmappable
 
 RULE = "---"
@@ -74,18 +75,7 @@ def read_effect(text: str) -> list[Any]:
         levels.append(item.sub)
     if not root:
         raise Unmappable("the effect is empty; expected its text")
-    return _yaml(root)
-
-
-def _yaml(blocks: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for block in blocks:
-        if isinstance(block, str):
-            out.append(block)
-        else:
-            out.append({block.style: [i.text if not i.sub else {"text": i.text, "sub": _yaml(i.sub)}
-                                      for i in block.items]})
-    return out
+    return blocks_data(root)
 
 
 def write_effect(blocks: tuple[m.Block, ...]) -> str:
@@ -107,13 +97,3 @@ def _lines(blocks: tuple[m.Block, ...], depth: int) -> list[str]:
     return out
 
 
-def yaml_blocks(blocks: tuple[m.Block, ...]) -> list[Any]:
-    """The model's blocks in their YAML form (to compare with :func:`read_effect`)."""
-    out: list[Any] = []
-    for block in blocks:
-        if isinstance(block, str):
-            out.append(block)
-        else:
-            out.append({block.style: [i.text if not i.sub else {"text": i.text, "sub": yaml_blocks(i.sub)}
-                                      for i in block.items]})
-    return out
