@@ -19,6 +19,7 @@ output folder; builds of different folders run side by side (locks.py).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -374,7 +375,7 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
         for step in STEPS:
             key = step_key(step, definitions, rules)
             t0 = time.perf_counter()
-            restored = cache.restore(step.name, key, staging)
+            restored = cache.restore(step.name, key, staging, warn=progress)
             if restored is None:
                 pending.append((step, key))
                 continue
@@ -444,11 +445,25 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
     return report
 
 
+_SCRATCH = re.compile(r"build-[a-z0-9_]{8}")  # tempfile.mkdtemp's random part: 8 of these characters
+
+
+def _leftover(name: str, out: Path) -> bool:
+    """Whether ``name`` (a name beside ``out``) is a scratch folder of a build of ``out``: compared as text,
+    never as a pattern, so an output named ``*`` or ``[a]`` matches no one else's files."""
+    base = f".{out.name}."
+    if not name.startswith(base):
+        return False
+    rest = name[len(base):]
+    return (rest in ("staging", "old") or _SCRATCH.fullmatch(rest) is not None
+            or (rest.startswith("step-") and rest[len("step-"):] in {step.name for step in STEPS}))
+
+
 def _remove_leftovers(out: Path) -> None:
-    """Scratch folders that an earlier build could not remove (killed, or read-only content): best effort, as
-    every build works in a folder of its own."""
-    for pattern in (f".{out.name}.build-*", f".{out.name}.staging", f".{out.name}.old", f".{out.name}.step-*"):
-        for leftover in out.parent.glob(pattern):
+    """Scratch folders that an earlier build of ``out`` could not remove (killed, or read-only content): best
+    effort, as every build works in a folder of its own. Only folders, only of this output."""
+    for leftover in sorted(out.parent.iterdir()):
+        if _leftover(leftover.name, out) and leftover.is_dir() and not leftover.is_symlink():
             try:
                 remove_tree(leftover)
             except OSError:
