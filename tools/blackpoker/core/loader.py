@@ -14,6 +14,7 @@ from blackpoker.core import model as m
 from blackpoker.core.errors import DefinitionError, DefinitionErrors, DefinitionWarning
 from blackpoker.core.keycard import KeyCardSyntaxError, parse_key_card, render_key_card
 from blackpoker.core.paths import DEFINITIONS, SCHEMAS
+from blackpoker.core.pictures import picture_problem
 from blackpoker.core.schema import validate
 from blackpoker.core.targets import TargetSyntaxError, parse_target
 from blackpoker.core.yamlsource import SourceFile, parse_yaml, read_input
@@ -79,7 +80,12 @@ class _Builder:
             self.error(origin, f"'{path}' is {size} bytes; a picture may have at most {MAX_PICTURE_BYTES} bytes")
             return None
         media = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
-        return m.Picture(path, media[resolved.suffix.lower()], resolved.read_bytes())
+        picture = m.Picture(path, media[resolved.suffix.lower()], resolved.read_bytes())
+        problem = picture_problem(picture.data, picture.media_type)
+        if problem is not None:
+            self.error(origin, f"'{path}' {problem}")
+            return None
+        return picture
 
     def origin(self, kind: str, *path: Any) -> m.Origin:
         return m.Origin(self.sources[kind].name, tuple(path))
