@@ -156,3 +156,67 @@ def test_a_damaged_part_is_never_used(tmp_path: Path, damage: str) -> None:
     assert len(warned) == 1 and "damaged cache entry" in warned[0]
     again = cache.put("chapter-" + "ab" * 32, b"%PDF-1.7\nnew\n%%EOF\n", info)
     assert cache.get("chapter-" + "ab" * 32) == again and len(warned) == 1
+
+
+# --- where a build writes (item 14) ---------------------------------------------------------------------------
+
+def test_the_cache_beside_an_output_in_the_home_folder_is_the_toolkits_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--out ~/site``: the cache is ``~/.blackpoker-cache``, never ``~/.cache`` (other programs' folder)."""
+    from blackpoker.core.paths import DEFINITIONS
+    from blackpoker.pipeline.build import build
+    _one_step(monkeypatch)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    build(DEFINITIONS, Path("~/site").expanduser(), progress=lambda _: None, jobs=1)
+    assert (home / "site" / "blackpoker-rules.json").is_file()
+    assert not (home / ".cache").exists()
+    assert (home / ".blackpoker-cache" / "steps" / "export").is_dir()
+
+
+@pytest.mark.parametrize("inside", ["images", "images/site", "sub/deeper"])
+def test_an_output_inside_the_definitions_is_refused(tmp_path: Path, inside: str) -> None:
+    from blackpoker.pipeline.build import OutputRefused, check_output
+    defs = tmp_path / "definitions"
+    shutil.copytree(Path(__file__).parents[1] / "definitions", defs)
+    with pytest.raises(OutputRefused, match="inside the definitions"):
+        check_output(defs / inside, defs)
+    assert not (defs / inside).exists()
+
+
+# --- a large file beside the pictures (item 8) and pictures added while the preview runs (item 13) ---------------
+
+def test_an_unused_huge_file_beside_the_pictures_is_never_read_whole(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from blackpoker.core.loader import load_rules
+    from blackpoker.pipeline.build import STEPS, build_inputs, step_key
+    from blackpoker.pipeline.cache import fingerprint
+    defs = tmp_path / "definitions"
+    shutil.copytree(Path(__file__).parents[1] / "definitions", defs)
+    (defs / "images").mkdir()
+    with (defs / "images" / "huge.png").open("wb") as f:  # sparse: 1 GB that takes no disk
+        f.truncate(2**30)
+    tracemalloc.start()
+    try:
+        rules = load_rules(defs)
+        keys = [step_key(step, defs, rules) for step in STEPS]
+        watched = fingerprint(build_inputs(defs), max_bytes=2**20)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(set(keys)) == len(keys) and watched
+    assert peak < 200 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+def test_the_preview_sees_a_picture_added_after_it_started(tmp_path: Path) -> None:
+    from blackpoker.pipeline.build import build_inputs
+    from blackpoker.pipeline.cache import fingerprint
+    defs = tmp_path / "definitions"
+    shutil.copytree(Path(__file__).parents[1] / "definitions", defs)
+    roots = build_inputs(defs)  # computed once, when the preview starts: no images/ yet
+    before = fingerprint(roots, max_bytes=2**20)
+    (defs / "images").mkdir()
+    (defs / "images" / "new.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
+    assert fingerprint(roots, max_bytes=2**20) != before

@@ -95,7 +95,8 @@ def build(definitions: Path | None, out: Path) -> None:
               help="The definitions folder (default: definitions/).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
               show_default=True, help="The output folder.")
-@click.option("--port", type=int, default=8000, show_default=True, help="The local port (127.0.0.1 only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="The local port (127.0.0.1 only; 0: any free one).")
 def serve(definitions: Path | None, out: Path, port: int) -> None:
     """Preview locally: rebuild when definitions, templates or source change, and reload the open pages."""
     from blackpoker.pipeline.build import OutputRefused, check_output

@@ -355,7 +355,12 @@ def _content_key(directory: Path, schema_dir: Path, checks: bool) -> str | None:
     digest = hashlib.sha256(f"{checks}\0{directory.resolve()}\0{os.getcwd()}\0".encode())
     try:
         for path in definition_files(directory) + sorted(schema_dir.glob("*.json")):
-            digest.update(path.name.encode() + b"\0" + read_input(path) + b"\0")
+            if path.parent.name == IMAGES:  # a larger picture is refused by its size: the rest is never read
+                size = path.stat().st_size
+                data = f"{size}\0".encode() + read_input(path, min(size, MAX_PICTURE_BYTES))
+            else:
+                data = read_input(path)
+            digest.update(path.name.encode() + b"\0" + data + b"\0")
     except OSError:
         return None
     return digest.hexdigest()

@@ -120,8 +120,8 @@ def _build(node: yaml.Node, path: tuple[PathPart, ...], src: SourceFile, loader:
 MAX_BYTES = 10 * 2**20  # one input file; the largest definitions file is about 40 KB
 
 
-def read_input(path: Path) -> bytes:
-    """The bytes of an input file, at most ``MAX_BYTES`` + 1 of them. Anything but a regular file (a device
+def read_input(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of an input file, at most ``limit`` + 1 of them. Anything but a regular file (a device
     such as /dev/zero, a pipe, a folder) is refused unread, as an OSError naming it: that is the machine's
     state, not a mistake in the text (exit 1, like a file that cannot be read)."""
     info = path.stat()
@@ -129,7 +129,7 @@ def read_input(path: Path) -> bytes:
         raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a folder); expected a YAML file",
                       str(path))
     with path.open("rb") as f:
-        return f.read(MAX_BYTES + 1)
+        return f.read(limit + 1)
 
 
 def _position(before: str) -> tuple[int, int]:

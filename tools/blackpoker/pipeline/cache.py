@@ -26,9 +26,10 @@ _KEY = re.compile("[0-9a-f]{64}")  # a step entry's name: its key
 
 
 def fingerprint(roots: Iterable[Path], *extra: str, suffixes: tuple[str, ...] | None = None,
-                skip_suffixes: tuple[str, ...] = ()) -> str:
+                skip_suffixes: tuple[str, ...] = (), max_bytes: int | None = None) -> str:
     """SHA-256 over the files under ``roots`` (sorted, with their paths; only ``suffixes`` if given, none of
-    ``skip_suffixes``) and ``extra``."""
+    ``skip_suffixes``) and ``extra``. Files are read in blocks; with ``max_bytes``, a larger file counts by its
+    size and modification time instead (a watcher's view of a file no build reads whole)."""
     digest = hashlib.sha256()
     for value in extra:
         digest.update(value.encode("utf-8") + b"\0")
@@ -38,7 +39,11 @@ def fingerprint(roots: Iterable[Path], *extra: str, suffixes: tuple[str, ...] | 
             if "__pycache__" in path.parts or (suffixes and path.suffix not in suffixes) or path.suffix in skip_suffixes:
                 continue
             digest.update(str(path.relative_to(root.parent)).encode("utf-8") + b"\0")
-            digest.update(path.read_bytes())
+            info = path.stat()
+            if max_bytes is not None and info.st_size > max_bytes:
+                digest.update(f"{info.st_size} {info.st_mtime_ns}".encode())
+            else:
+                digest.update(bytes.fromhex(file_digest(path)))
             digest.update(b"\0")
     return digest.hexdigest()
 
