@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from blackpoker.core.errors import DefinitionErrors, DefinitionWarning
+from blackpoker.core.errors import DefinitionErrors, DefinitionWarning, printable
 from blackpoker.core.paths import DEFINITIONS
 
 if TYPE_CHECKING:
@@ -23,6 +23,12 @@ definitions_argument = click.argument(
     "directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=None)
 
 
+def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` for everything the command line prints: through :func:`printable`, so no text from an input
+    (a name, a file name, an exception's message) can reach the terminal as a control sequence."""
+    click.echo(printable(str(message), newlines=True), err=err, nl=nl)
+
+
 def definitions_folder(directory: Path | None) -> Path:
     if directory is not None:
         return directory
@@ -33,9 +39,9 @@ def definitions_folder(directory: Path | None) -> Path:
 def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
     """Print every problem as file:line:col and exit 2."""
     for error in exc.errors:
-        click.echo(str(error), err=True)
+        echo(str(error), err=True)
     n = len(exc.errors)
-    click.echo(f"{n} problem{'s' if n != 1 else ''} found in the definitions.", err=True)
+    echo(f"{n} problem{'s' if n != 1 else ''} found in the definitions.", err=True)
     sys.exit(EXIT_DATA_ERROR)
 
 
@@ -59,8 +65,8 @@ def load(directory: Path | None, *, simulator: bool = False) -> Rules:
 def report_warnings(warnings: Sequence[DefinitionWarning]) -> None:
     """Print every warning as file:line:col: warning: …, then how many and why they are not errors."""
     for warning in warnings:
-        click.echo(str(warning), err=True)
+        echo(str(warning), err=True)
     if warnings:
         n = len(warnings)
-        click.echo(f"{n} warning{'s' if n != 1 else ''}: the edition declares 'simulated: false', so what the "
+        echo(f"{n} warning{'s' if n != 1 else ''}: the edition declares 'simulated: false', so what the "
                    "simulator does not cover is published but not verified.", err=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from blackpoker.cli.common import EXIT_DATA_ERROR, definitions_folder, load
+from blackpoker.cli.common import EXIT_DATA_ERROR, definitions_folder, echo, load
 from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.loader import FILES, display_path, load_rules
 
@@ -95,7 +95,7 @@ def _loads(folder: Path) -> list[DefinitionError]:
 
 
 def _refuse(exc: Refused) -> None:
-    click.echo(str(exc), err=True)
+    echo(str(exc), err=True)
     sys.exit(EXIT_DATA_ERROR)
 
 
@@ -123,7 +123,7 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
         _fail(problems, "nothing written")
     result = import_official(official, base)
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
+        echo(f"note: {note}", err=True)
     if result.errors and not keep_going:
         _fail(result.errors, "nothing written (--keep-going converts the rest)")
     files: dict[str, str | bytes] = dict(definitions_texts(result))
@@ -131,21 +131,21 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
     load_problems = publish(out, files, IMPORT_MARKER, "import", _loads, keep=keep_going)
     counts = ", ".join(f"{n} {what}" for what, n in result.counts.items())
     written = not load_problems or keep_going
-    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above)"
+    echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above)"
                + ("" if written else "; nothing written"), err=True)
     if result.errors or load_problems:
         for problem in sorted(result.errors) + load_problems:
-            click.echo(str(problem), err=True)
+            echo(str(problem), err=True)
         left = len(result.errors)
-        click.echo(f"{left + len(load_problems)} problems ({left} in the official files: those entries are left "
+        echo(f"{left + len(load_problems)} problems ({left} in the official files: those entries are left "
                    f"out; {len(load_problems)} in the written definitions)", err=True)
         sys.exit(EXIT_DATA_ERROR)
 
 
 def _fail(problems: list[DefinitionError], what: str) -> None:
     for problem in sorted(problems):
-        click.echo(str(problem), err=True)
-    click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in the official files; {what}.", err=True)
+        echo(str(problem), err=True)
+    echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in the official files; {what}.", err=True)
     sys.exit(EXIT_DATA_ERROR)
 
 
@@ -159,6 +159,6 @@ def export_official_folder(directory: Path | None, out: Path) -> None:
         _refuse(exc)
     files = export_official(load(definitions))
     publish(out, files, EXPORT_MARKER, "export --format official")
-    click.echo(f"wrote {out}: {', '.join(sorted(name for name in files if '/' not in name))}"
+    echo(f"wrote {out}: {', '.join(sorted(name for name in files if '/' not in name))}"
                f"{' and pictures' if any('/' in name for name in files) else ''}", err=True)
 

@@ -313,8 +313,8 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
         errors.extend(problems)
         if src is None:
             continue
-        schema_errors = list(validate(src, f.schema, schema_dir))
-        errors.extend(schema_errors)
+        refused = {problem.path for problem in problems}  # a value refused as it was read is not also "null"
+        errors.extend(e for e in validate(src, f.schema, schema_dir) if e.path not in refused)
         sources[f.kind] = src
     if errors:
         raise DefinitionErrors(errors)
