@@ -75,3 +75,88 @@ def test_a_folder_without_its_slash_is_redirected_to_it(tmp_path: Path) -> None:
         raise AssertionError("served the page without its slash")
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/actionlist?format=mast", timeout=5) as response:
         assert response.url.endswith("/actionlist/?format=mast") and b"list" in response.read()
+
+
+# --- the official files (item 6; the importer's crashes, checked where each value is read) ----------------------
+
+OFFICIAL = Path(__file__).parent / "data" / "official" / "full"
+
+
+@pytest.mark.parametrize(("file", "old", "new", "says"), [
+    ("act-frame.yaml", "      ruby: パックかいふう\n", '      ruby: ""\n', None),
+    ("act.yaml", "    - format: lite,std,pro,mast\n", '    - format: " "\n', "expected either format"),
+    ("act-frame.yaml", "    - frame: |-\n        ・パック\n        ・レアパック\n        ・エクストラ\n", "    - frame:\n",
+     "expected either format"),
+    ("version.json", '"ver": "第9.0版"', '"ver": "' + "1" * 5000 + '.0"', "5,000 digits"),
+    ("version.json", '"ver": "第9.0版"', '"ver": ' + "1" * 5000, "a number of 5,000 characters"),
+])
+def test_the_importer_answers_blank_and_huge_values_with_located_errors(
+        tmp_path: Path, file: str, old: str, new: str, says: str | None) -> None:
+    import shutil
+    folder = tmp_path / "official"
+    shutil.copytree(OFFICIAL, folder)
+    text = (folder / file).read_text(encoding="utf-8")
+    assert old in text
+    (folder / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    result = _run("import", str(folder), "-o", str(tmp_path / "defs"))
+    assert result.returncode == 2, result.stderr
+    assert "internal error" not in result.stderr and f"{file}:" in result.stderr
+    if says is not None:
+        assert says in result.stderr
+    assert not (tmp_path / "defs").exists()
+
+
+def test_export_official_refuses_a_link_as_its_output(tmp_path: Path) -> None:
+    ours = tmp_path / "ours"
+    first = _run("export", "--format", "official", "-o", str(ours))
+    assert first.returncode == 0, first.stderr
+    before = sorted(p.name for p in ours.iterdir())
+    link = tmp_path / "link"
+    link.symlink_to(ours)
+    result = _run("export", "--format", "official", "-o", str(link))
+    assert result.returncode == 2 and "is a link" in result.stderr
+    assert link.is_symlink() and sorted(p.name for p in ours.iterdir()) == before
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "nowhere")
+    result = _run("export", "--format", "official", "-o", str(dangling))
+    assert result.returncode == 2 and "leads nowhere" in result.stderr and ".tmp" not in result.stderr
+    assert dangling.is_symlink() and not (tmp_path / "nowhere").exists()
+
+
+# --- links out of the inputs are refused unread (item 12) --------------------------------------------------------
+
+def test_a_definitions_file_linking_out_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from blackpoker.core import loader, yamlsource
+    from blackpoker.core.errors import DefinitionErrors
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("actions: []\n# SECRET-HASH\n", encoding="utf-8")
+    defs = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, defs)
+    (defs / "actions.yaml").unlink()
+    (defs / "actions.yaml").symlink_to(secret)
+    read: list[Path] = []
+    real = yamlsource.read_input
+
+    def recording(path: Path, *args: int) -> bytes:
+        read.append(path.resolve())
+        return real(path, *args)
+
+    monkeypatch.setattr(yamlsource, "read_input", recording)
+    monkeypatch.setattr(loader, "read_input", recording)
+    with pytest.raises(DefinitionErrors, match="link to a file outside"):
+        loader.load_rules(defs)
+    assert secret.resolve() not in read
+
+
+def test_sim_run_on_a_scenario_linked_out_quotes_nothing_of_it(tmp_path: Path) -> None:
+    secret = tmp_path / "elsewhere" / "shadow"
+    secret.parent.mkdir()
+    secret.write_text("root:SECRET-HASH:19000:0:99999:7:::\n", encoding="utf-8")
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "s.yaml").symlink_to(secret)
+    result = _run("sim", "run", str(folder / "s.yaml"))
+    assert result.returncode == 2, result.stderr
+    assert "SECRET" not in result.stderr + result.stdout and "outside its folder" in result.stderr

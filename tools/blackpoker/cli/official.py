@@ -33,6 +33,9 @@ def check_output(out: Path, marker: str, protected: dict[str, Path]) -> None:
     """Refuse an output that is or contains a protected folder, is not a folder, or is a non-empty folder that
     this command did not make (no marker)."""
     from blackpoker.core.paths import CHECKOUT, ROOT
+    if out.is_symlink():  # replacing it would put a folder where the link was, or write where it leads
+        raise Refused(f"{out}: is a link{'' if out.exists() else ' that leads nowhere'}; expected a folder "
+                      "(a link is neither followed nor replaced): name the folder itself or a new one")
     target = out.resolve()
     folders = {**protected, "the current folder": Path.cwd(), "your home folder": Path.home()}
     if CHECKOUT:

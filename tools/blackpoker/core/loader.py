@@ -353,8 +353,11 @@ def _content_key(directory: Path, schema_dir: Path, checks: bool) -> str | None:
     """SHA-256 of every definition and schema file's bytes; None if one cannot be read (then load normally)."""
     # the places in the model name the files as the user sees them: relative to the working directory
     digest = hashlib.sha256(f"{checks}\0{directory.resolve()}\0{os.getcwd()}\0".encode())
+    folder = directory.resolve()
     try:
         for path in definition_files(directory) + sorted(schema_dir.glob("*.json")):
+            if path.parent.resolve() != schema_dir.resolve() and not path.resolve().is_relative_to(folder):
+                return None  # a link out of the definitions: loading refuses it unread, and so must this
             if path.parent.name == IMAGES:  # a larger picture is refused by its size: the rest is never read
                 size = path.stat().st_size
                 data = f"{size}\0".encode() + read_input(path, min(size, MAX_PICTURE_BYTES))

@@ -199,7 +199,11 @@ class Importer:
         ver, last = header["ver"], header["lastupdate"]
         number = re.search(r"([0-9]+)\.([0-9]+)", ver) or re.search(r"第([0-9]+)版", ver)
         if number is None:
-            self.error(src, where + ("ver",), f"'{ver}' names no edition number; expected e.g. 第9.0版")
+            self.error(src, where + ("ver",), f"{cv.excerpt(ver)} names no edition number; expected e.g. 第9.0版")
+            return
+        if any(len(part) > 6 for part in number.groups() if part):  # an edition, not a 5,000-digit number
+            self.error(src, where + ("ver",), f"{cv.excerpt(ver)} has an edition number of "
+                       f"{max(len(part) for part in number.groups() if part):,} digits; expected e.g. 第9.0版")
             return
         version = f"v{number[1]}.{number[2] if number.lastindex == 2 else 0}"
         self.edition_text = (re.search(r"第[0-9.]+版", ver) or re.search(r".+", ver))[0]  # type: ignore[index]
@@ -258,7 +262,7 @@ class Importer:
         if cv.camel(d["id"]) != official:
             d["official_id"] = official
         d["name"] = self.text(e, "name", required=True)
-        if e.raw.get("ruby") is not None:
+        if self.text(e, "ruby") is not None:  # a blank ruby is no ruby, as for every text field
             d["reading"], note = self.mapped(e, "ruby", lambda r: cv.read_reading(r, d["name"]))
             self.note(e.src, e.path + ("ruby",), note)
         else:
@@ -370,7 +374,7 @@ class Importer:
         d.update(id=ours, name=self.text(e, f"{prefix}Name", required=True))
         if cv.camel(ours) != official:
             d["official_id"] = official
-        if "ruby" in e.raw and e.raw["ruby"] is not None:
+        if self.text(e, "ruby") is not None:  # a blank ruby is no ruby, as for every text field
             reading, note = self.mapped(e, "ruby", lambda r: cv.read_reading(r, d["name"]))
             self.note(e.src, e.path + ("ruby",), note)
         else:
@@ -379,7 +383,8 @@ class Importer:
         d["reading"] = reading
 
     def availability(self, e: _Entry, *, frames_only: bool = False) -> None:
-        has_format, has_frame = e.raw.get("format") is not None, e.raw.get("frame") is not None
+        # present = not blank, as text() reads it (format: " " or an empty frame: is absent, not a crash)
+        has_format, has_frame = self.text(e, "format") is not None, self.text(e, "frame") is not None
         if has_format == has_frame or (frames_only and not has_frame):
             self.error(e.src, e.path, "expected frames (frame: ・…)" if frames_only else
                        "expected either format (lite,std,pro,mast) or frame (・パック …), not both")
