@@ -217,7 +217,7 @@ class _Counting:
         self.rendered: list[str] = []
 
     def submit(self, fn, *args, priority: float = 0, then: float | None = None):  # type: ignore[no-untyped-def]
-        from blackpoker.pipeline.jobs import Inline
+        from blackpoker.infra.jobs import Inline
         if fn.__name__ == "_render":
             self.rendered.append(args[-1])
         return Inline().submit(fn, *args)

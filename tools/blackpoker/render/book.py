@@ -20,7 +20,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from blackpoker.pipeline.jobs import URGENT, Runner, done, results
+from blackpoker.infra.jobs import URGENT, Runner, done, results
 from blackpoker.render.pdfparts import Part, PartCache, PartInfo, Stamp, css_string, digest, engine_version, join, part_key, render_part
 
 _MARKER = re.compile(r'<span id="document-([^"]+)"></span>')

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.paths import SOURCE
-from blackpoker.pipeline.cache import fingerprint
-from blackpoker.pipeline.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
+from blackpoker.infra.cache import fingerprint
+from blackpoker.infra.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
 from blackpoker.render.pdfparts import PartCache
 
 PDF_NAME = "blackpoker.pdf"
@@ -80,7 +80,7 @@ def _fix_single_html(index: Path) -> None:
 
 def render_pdf(html: Path, pdf: Path) -> None:
     """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
-    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.infra.fsutil import write_atomic
     from blackpoker.render.pdfparts import layout, relative_links
 
     base = html.parent.resolve().as_uri() + "/"
