@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from blackpoker.core.paths import ROOT, SOURCE
-from blackpoker.render.rulebook import build_rulebook
+from blackpoker.pipeline.rulebook import build_rulebook
 
 EXAMPLES = ROOT / "scenarios" / "examples"
 FRAMES = ROOT / "scenarios" / "frames"  # every frame setup and frame action: in the verification report

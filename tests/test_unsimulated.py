@@ -151,7 +151,7 @@ def test_the_rulebook_names_entries_the_definitions_must_have() -> None:
 
 @pytest.mark.slow
 def test_the_rulebook_of_another_version_marks_its_examples_not_verified(tmp_path: Path) -> None:
-    from blackpoker.render.rulebook import build_rulebook
+    from blackpoker.pipeline.rulebook import build_rulebook
     defs = edition(tmp_path / "defs", simulated=False, version="v8.2")
     build_rulebook(defs, tmp_path / "site", pdf=False, work_dir=tmp_path / "work")
     reason = "このシナリオは v8.1 のルール用で、この定義は v8.2 です"

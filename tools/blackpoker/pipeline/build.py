@@ -138,9 +138,9 @@ def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[li
 
 
 def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
+    from blackpoker.pipeline.rulebook import build_rulebook
     from blackpoker.render.officialpaths import copy_moved_pdfs
     from blackpoker.render.pdfparts import PartCache
-    from blackpoker.render.rulebook import build_rulebook
     used: list[str] = []
     step = next(s for s in STEPS if s.name == "rulebook")
     files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook",
@@ -206,7 +206,7 @@ STEPS: tuple[Step, ...] = (
     # its single page heads the longest chain of work
     # (the site's icon and logo is the action lists' mark: conf.py names it)
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios", "templates/actionlist/static/bp-mark.svg"),
-         code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
+         code=(*LOADING, "blackpoker.pipeline.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
          pipeline=_rulebook, lead=True),
     Step("official-paths", "the official site's paths", _official_paths,
          code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),

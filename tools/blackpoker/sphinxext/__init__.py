@@ -88,7 +88,7 @@ def _builder_inited(app: Sphinx) -> None:
 #   among them, so each builder remembers which read of every document it last wrote.
 # * A page also shows other documents' titles, numbers and labels (navigation, references): when any of
 #   those changed, every page is written again.
-# A failed build throws the environment away (rulebook.py), so nothing is remembered as written that was not.
+# A failed build throws the environment away (pipeline/rulebook.py), so nothing is remembered as written that was not.
 
 def _file_digest(app: Sphinx, path: Path) -> str:
     memo: dict[Path, str] = app.__dict__.setdefault("_bp_digests", {})

@@ -1,5 +1,5 @@
-"""Build the rulebook: the HTML site (furo), then the book PDF (singlehtml + basic theme → WeasyPrint, A5)
-and its saddle-stitch booklet (imposition).
+"""Run Sphinx and build the rulebook: the HTML site (furo), then the book PDF (singlehtml + basic theme →
+WeasyPrint, A5) and its saddle-stitch booklet (imposition).
 
 Sphinx runs with warnings as errors; every warning is collected and reported together. Its environment is
 kept in ``work_dir`` between builds, so only documents whose inputs changed are read again (the
@@ -76,15 +76,6 @@ def _fix_single_html(index: Path) -> None:
     """singlehtml's toctree links read '#document-x#label'; keep the last fragment (toolchain notes §3)."""
     text = index.read_text(encoding="utf-8")
     index.write_text(_DOUBLE_FRAGMENT.sub('href="#', text), encoding="utf-8")
-
-
-def render_pdf(html: Path, pdf: Path) -> None:
-    """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
-    from blackpoker.infra.fsutil import write_atomic
-    from blackpoker.render.pdfparts import layout, relative_links
-
-    base = html.parent.resolve().as_uri() + "/"
-    write_atomic(pdf, relative_links(layout(html.read_text(encoding="utf-8"), base).write_pdf(), base))
 
 
 def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None,
