@@ -15,15 +15,9 @@ from blackpoker.core.loader import check_rules, load_rules
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS, SOURCE
 from blackpoker.render.sourcerefs import missing_entries
 from blackpoker.sim.decisions import RequestAction
-from blackpoker.sim.engine import (
-    apply,
-    coverage_gaps,
-    coverage_problems,
-    coverage_warnings,
-    current_player,
-    legal_decisions,
-)
+from blackpoker.sim.engine import apply, current_player, legal_decisions
 from blackpoker.sim.errors import IllegalDecision
+from blackpoker.sim.gaps import coverage_gaps, coverage_problems, coverage_warnings
 from blackpoker.sim.requests import available_actions
 from blackpoker.sim.scenario import unverified
 from blackpoker.sim.setup import new_game

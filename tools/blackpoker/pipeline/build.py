@@ -37,7 +37,7 @@ from blackpoker.infra.cache import StepCache, fingerprint
 from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.pipeline.code import code_closure
 from blackpoker.render.actionlist.help import HELP_SOURCES
-from blackpoker.sim.engine import coverage_problems, coverage_warnings
+from blackpoker.sim.gaps import coverage_problems, coverage_warnings
 
 if TYPE_CHECKING:
     from blackpoker.infra.jobs import Scheduler

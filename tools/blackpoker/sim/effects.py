@@ -85,6 +85,20 @@ def effect(action_id: str) -> Callable[[Effect], Effect]:
     return register
 
 
+# Pattern-1 triggers (2.10.6): which triggered action follows the resolution of which action.
+FOLLOWS: Final = {"end": "charge", "charge": "draw", "attack": "block", "block": "damage-judgement"}
+# The triggered actions and how their condition is detected (checked against the model by gaps.coverage_gaps).
+TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after attack with an attacker",
+             "damage-judgement": "after block", "generation-change": "card leaves a field (ops.to_graveyard)",
+             # no 誘発条件 in the rules; ruling trap-counter-trigger gives one (detected by engine._queue_traps)
+             "trap-counter": "an opponent's request with a key card equal to your rare card lands on the stage"}
+
+
+def simulates(action_id: str) -> bool:
+    """Whether the simulator has an effect for the action (the others are never offered as requests)."""
+    return action_id in EFFECTS
+
+
 def summoned_type(rules: Rules, action_id: str, kind: str = "soldier") -> str:
     """The character an action puts on the field, from the character list's ``summoned_by``."""
     for ch in rules.characters:

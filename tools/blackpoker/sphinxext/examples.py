@@ -310,7 +310,7 @@ class VerificationDirective(RulesDirective):
 def _not_simulated(rules: Rules, unverified: int) -> list[nodes.Node]:
     """For an edition with ``simulated: false``: what the simulator does not cover, entry by entry, and how many
     scenarios could not be verified (each is marked below)."""
-    from blackpoker.sim.engine import coverage_gaps
+    from blackpoker.sim.gaps import coverage_gaps
     gaps = coverage_gaps(rules)
     shown = [g.text for g in gaps if g.text]
     out: list[nodes.Node] = [nodes.rubric("", "シミュレーターが扱わない定義", classes=["bp-report-folder"])]
