@@ -100,3 +100,23 @@ def test_checking_definitions_and_loading_the_build_do_not_load_the_engine() -> 
     loaded = result.stdout
     assert "blackpoker.sim.gaps" in loaded
     assert "blackpoker.sim.engine" not in loaded and "blackpoker.sim.selfplay" not in loaded, loaded
+
+
+def test_every_module_has_its_own_file_name() -> None:
+    """A name says which module it is (``render.py`` in two packages made readers open the wrong one)."""
+    names: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "tools" / "blackpoker").rglob("*.py")):
+        if path.name != "__init__.py":
+            names.setdefault(path.name, []).append(path.relative_to(ROOT).as_posix())
+    assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
+
+
+def test_the_simulators_names_load_on_first_use() -> None:
+    import blackpoker.sim as sim
+    from blackpoker.sim import engine, gaps
+
+    assert [name for name in sim.__all__ if getattr(sim, name, None) is None] == []
+    assert sim.apply is engine.apply and sim.missing_effects is gaps.missing_effects
+    missing = "nothing"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        getattr(sim, missing)

@@ -16,7 +16,7 @@ from blackpoker.core.paths import DEFINITIONS, SCENARIOS, SOURCE
 from blackpoker.render.sourcerefs import missing_entries
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.engine import apply, current_player, legal_decisions
-from blackpoker.sim.errors import IllegalDecision
+from blackpoker.sim.game_errors import IllegalDecision
 from blackpoker.sim.gaps import coverage_gaps, coverage_problems, coverage_warnings
 from blackpoker.sim.requests import available_actions
 from blackpoker.sim.scenario import unverified

@@ -45,7 +45,7 @@ def _sphinx(builder: str, source: Path, out: Path, doctrees: Path, definitions: 
     from sphinx.application import Sphinx
     from sphinx.util.docutils import docutils_namespace, patch_docutils
 
-    from blackpoker.sphinxext.base import DefinitionsFailed
+    from blackpoker.sphinxext.ruleset import DefinitionsFailed
 
     warnings = io.StringIO()
     confoverrides = {"blackpoker_definitions": str(definitions.resolve()), **(overrides or {})}

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
     from blackpoker.sim.engine import apply, current_player, is_terminal, legal_decisions, legal_options, legal_requests
-    from blackpoker.sim.errors import GameOver, IllegalDecision, SimError
     from blackpoker.sim.frames import SetupChoice, SetupError
+    from blackpoker.sim.game_errors import GameOver, IllegalDecision, SimError
     from blackpoker.sim.gaps import missing_effects
     from blackpoker.sim.setup import new_game
     from blackpoker.sim.state import GameState
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "decisions": ("Choose", "Decision", "Pass", "RequestAction"),
     "engine": ("apply", "current_player", "is_terminal", "legal_decisions", "legal_options", "legal_requests"),
-    "errors": ("GameOver", "IllegalDecision", "SimError"),
+    "game_errors": ("GameOver", "IllegalDecision", "SimError"),
     "frames": ("SetupChoice", "SetupError"),
     "gaps": ("missing_effects",),
     "setup": ("new_game",),

@@ -16,7 +16,7 @@ from blackpoker.core.model import Rules
 from blackpoker.sim import lookup, ops
 from blackpoker.sim.abilities import all_labels, can_attack, modifiers, size, soldier_type
 from blackpoker.sim.draw import shuffle
-from blackpoker.sim.errors import IllegalDecision, NeedChoice
+from blackpoker.sim.game_errors import IllegalDecision, NeedChoice
 from blackpoker.sim.requests import target_candidates
 from blackpoker.sim.state import AttackLine, Character, FogCard, GameState, Request, Target, player_name, sort_cards
 from blackpoker.sim.text import card_list, char_text

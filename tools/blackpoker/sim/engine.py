@@ -30,7 +30,7 @@ from blackpoker.sim import (
 )
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.effects import EFFECTS, FOLLOWS, Ctx, simulates
-from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
+from blackpoker.sim.game_errors import GameOver, IllegalDecision, NeedChoice
 from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
 from blackpoker.sim.requests import (
     RequestGroup,

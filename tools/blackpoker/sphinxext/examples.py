@@ -31,7 +31,7 @@ from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.kinds import anchor
 from blackpoker.core.model import Action, Character, Fog, Rules, Trump
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective, without_prose_digest
+from blackpoker.sphinxext.ruleset import RulesDirective, without_prose_digest
 
 
 class ExampleFailed(SphinxError):

@@ -7,7 +7,7 @@ from pathlib import Path
 from blackpoker.core.model import Rules
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.render.actionlist.help import help_panels
-from blackpoker.render.actionlist.render import make_environment, page_context, static_files
+from blackpoker.render.actionlist.templates import make_environment, page_context, static_files
 from blackpoker.render.actionlist.view import ListPage, list_pages
 
 ACTIONLIST_DIR = "actionlist"

@@ -23,7 +23,7 @@ from blackpoker.core.model import Rules
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.draw import randbelow
 from blackpoker.sim.engine import apply, current_player, legal_decisions
-from blackpoker.sim.errors import SimError
+from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.policies.determinize import determinize
 from blackpoker.sim.policies.greedy import GreedyPolicy
 from blackpoker.sim.policies.observation import Observation, observe
