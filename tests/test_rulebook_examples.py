@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -14,6 +13,7 @@ import yaml
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import ROOT, SOURCE
 from blackpoker.render.rulebook import build_rulebook
+from blackpoker.sim.scenario import Scenario
 
 EXAMPLES = ROOT / "scenarios" / "examples"
 FRAMES = ROOT / "scenarios" / "frames"  # every frame setup and frame action: in the verification report
@@ -132,7 +132,7 @@ def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change
     played: list[str] = []
     real = examples.play
 
-    def counting(rules: Rules, scenario: Any) -> examples.PlayedExample:  # examples.play's own signature
+    def counting(rules: Rules, scenario: Scenario) -> examples.PlayedExample:
         played.append(str(scenario.section))
         return real(rules, scenario)
 
