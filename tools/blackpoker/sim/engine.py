@@ -223,7 +223,7 @@ def _request_detail(s: GameState, req: Request) -> str:
     if req.key_character is not None and (key := s.find(req.key_character)) is not None:
         parts.append(f"★{char_text(key)}")
     pay = req.payment
-    cost = [f"B:{char_text(s.find(u))}" for u in pay.bulwarks if s.find(u)]  # type: ignore[arg-type]
+    cost = [f"B:{char_text(b)}" for u in pay.bulwarks if (b := s.find(u)) is not None]
     cost += ["L"] * pay.life + [f"D:{c}" for c in pay.discards]
     cost += [f"S:{char_text(ch)}" for u in pay.sacrifices if (ch := s.find(u)) is not None]
     if req.key_character is not None:
