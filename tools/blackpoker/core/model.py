@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from blackpoker.core.errors import PathPart
 from blackpoker.core.keycard import KeyCondition
@@ -405,6 +405,13 @@ class Rules:
     trump_about: TrumpAbout | None = None
     # (kind, id) → the entry, an instance of that kind's class (the lookups below cast to it)
     _index: dict[tuple[str, str], object] = field(default_factory=dict, compare=False, repr=False)
+    # Tables a reader derives from this ruleset once, by the function that makes them (the simulator's request
+    # plans and look-ups: blackpoker.sim.lookup.derived): they live and die with the ruleset, with no global cache
+    # keyed by id() to hold or evict them. Never compared, copied by dataclasses.replace, or pickled.
+    derived: dict[object, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "derived": {}}
 
     def __post_init__(self) -> None:
         for kind, entries in (("format", self.formats), ("frame", self.frames), ("action", self.actions),

@@ -342,16 +342,14 @@ def _win_check(s: GameState) -> bool:
     return False
 
 
-_KINDS: Final[dict[int, tuple[Rules, dict[str, tuple[str, str]]]]] = {}
+def _kinds_of(rules: Rules) -> dict[str, tuple[str, str]]:
+    return {a.id: (a.speed.value, a.timing.value) for a in rules.actions}
 
 
 def _trigger_kinds(rules: Rules) -> dict[str, tuple[str, str]]:
-    """Every action's (speed, timing), by id, memoised per ruleset: the trigger check looks them up for every
+    """Every action's (speed, timing), by id, made once per ruleset: the trigger check looks them up for every
     buffered request in each of its eight passes."""
-    hit = _KINDS.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        hit = _KINDS[id(rules)] = (rules, {a.id: (a.speed.value, a.timing.value) for a in rules.actions})
-    return hit[1]
+    return lookup.derived(rules, _kinds_of)
 
 
 def _over(s: GameState) -> bool:
