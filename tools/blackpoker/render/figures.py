@@ -6,6 +6,7 @@ image files and scales with CSS; the rulebook (sphinxext/figures.py) and the act
 from __future__ import annotations
 
 import html
+import math
 import re
 import subprocess
 from functools import lru_cache
@@ -24,7 +25,7 @@ DOT_MIN_SCALE = 1.0  # every text of a chart is 11 pt
 def _svg(width: int, height: int, body: list[str], title: str) -> str:
     smallest = min((float(s) for s in re.findall(r'font-size="([0-9.]+)"', "".join(body))), default=11.0)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-            f'class="bp-svg" style="max-width:{width * 1.6:.0f}px; --bp-min-width:{width * 11 / smallest:.0f}px" '
+            f'class="bp-svg" style="max-width:{width * 1.6:.0f}px; --bp-min-width:{math.ceil(width * 11 / smallest)}px" '
             f'font-family="{FONT}">'
             f"<title>{html.escape(title)}</title>{''.join(body)}</svg>")
 
