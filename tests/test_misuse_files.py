@@ -74,7 +74,7 @@ def test_remove_tree_removes_folders_of_mode_000(tmp_path: Path) -> None:
     (scratch / "site" / "a" / "locked").chmod(0)
     (scratch / "site" / "a" / "closed").chmod(0o100)  # may enter, not list
     (scratch / "site").chmod(0o500)
-    result = _unprivileged("from pathlib import Path; from blackpoker.pipeline.fsutil import remove_tree; "
+    result = _unprivileged("from pathlib import Path; from blackpoker.infra.fsutil import remove_tree; "
                            f"remove_tree(Path({str(scratch)!r}))")
     assert result.returncode == 0, result.stderr
     assert not scratch.exists()
@@ -191,8 +191,8 @@ def test_an_unused_huge_file_beside_the_pictures_is_never_read_whole(tmp_path: P
     import tracemalloc
 
     from blackpoker.core.loader import load_rules
+    from blackpoker.infra.cache import fingerprint
     from blackpoker.pipeline.build import STEPS, build_inputs, step_key
-    from blackpoker.pipeline.cache import fingerprint
     defs = tmp_path / "definitions"
     shutil.copytree(Path(__file__).parents[1] / "definitions", defs)
     (defs / "images").mkdir()
@@ -211,8 +211,8 @@ def test_an_unused_huge_file_beside_the_pictures_is_never_read_whole(tmp_path: P
 
 
 def test_the_preview_sees_a_picture_added_after_it_started(tmp_path: Path) -> None:
+    from blackpoker.infra.cache import fingerprint
     from blackpoker.pipeline.build import build_inputs
-    from blackpoker.pipeline.cache import fingerprint
     defs = tmp_path / "definitions"
     shutil.copytree(Path(__file__).parents[1] / "definitions", defs)
     roots = build_inputs(defs)  # computed once, when the preview starts: no images/ yet
