@@ -160,3 +160,55 @@ def test_sim_run_on_a_scenario_linked_out_quotes_nothing_of_it(tmp_path: Path) -
     result = _run("sim", "run", str(folder / "s.yaml"))
     assert result.returncode == 2, result.stderr
     assert "SECRET" not in result.stderr + result.stdout and "outside its folder" in result.stderr
+
+
+# --- sim balance --scheduler at something that is not a Dask scheduler (item 7) -----------------------------------
+
+def _listening(answer: bytes | None) -> tuple[socket.socket, int]:
+    """A port that accepts and then answers ``answer`` to anything (a web server), or never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def serve() -> None:
+        held = []
+        while True:
+            try:
+                client, _ = server.accept()
+            except OSError:
+                return
+            held.append(client)
+            if answer is not None:
+                try:
+                    client.recv(65536)
+                    client.sendall(answer)
+                except OSError:
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, server.getsockname()[1]
+
+
+@pytest.mark.parametrize(("answer", "says"), [
+    (None, "did not answer within"),
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" * 10, "did not answer as a Dask scheduler"),
+])
+def test_a_scheduler_address_that_is_no_scheduler_is_one_line(tmp_path: Path, answer: bytes | None, says: str) -> None:
+    pytest.importorskip("distributed")
+    server, port = _listening(answer)
+    try:
+        result = _run("sim", "balance", "--games", "2", "--out", str(tmp_path / "study"),
+                      "--scheduler", f"tcp://127.0.0.1:{port}", timeout=90)
+    finally:
+        server.close()
+    assert result.returncode == 1, result.stderr
+    assert says in result.stderr and "internal error" not in result.stderr
+    assert not (tmp_path / "study").exists()
+
+
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:8786", "inproc://x", "ucx://127.0.0.1:8786"])
+def test_a_scheduler_transport_the_command_cannot_use_is_refused(tmp_path: Path, address: str) -> None:
+    pytest.importorskip("distributed")
+    result = _run("sim", "balance", "--games", "2", "--out", str(tmp_path / "study"), "--scheduler", address)
+    assert result.returncode == 2, result.stderr
+    assert "is not supported" in result.stderr and "internal error" not in result.stderr
