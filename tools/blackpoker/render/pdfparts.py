@@ -358,7 +358,7 @@ def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], li
     from blackpoker.render.impose import as_xobject
     from blackpoker.render.pypdf_private import add_indirect
 
-    def stream(data: bytes):  # type: ignore[no-untyped-def]
+    def stream(data: bytes) -> IndirectObject:
         s = DecodedStreamObject()
         s.set_data(data)
         return add_indirect(writer, s)

@@ -223,7 +223,7 @@ def _request_detail(s: GameState, req: Request) -> str:
     if req.key_character is not None and (key := s.find(req.key_character)) is not None:
         parts.append(f"★{char_text(key)}")
     pay = req.payment
-    cost = [f"B:{char_text(s.find(u))}" for u in pay.bulwarks if s.find(u)]  # type: ignore[arg-type]
+    cost = [f"B:{char_text(b)}" for u in pay.bulwarks if (b := s.find(u)) is not None]
     cost += ["L"] * pay.life + [f"D:{c}" for c in pay.discards]
     cost += [f"S:{char_text(ch)}" for u in pay.sacrifices if (ch := s.find(u)) is not None]
     if req.key_character is not None:
@@ -342,16 +342,14 @@ def _win_check(s: GameState) -> bool:
     return False
 
 
-_KINDS: Final[dict[int, tuple[Rules, dict[str, tuple[str, str]]]]] = {}
+def _kinds_of(rules: Rules) -> dict[str, tuple[str, str]]:
+    return {a.id: (a.speed.value, a.timing.value) for a in rules.actions}
 
 
 def _trigger_kinds(rules: Rules) -> dict[str, tuple[str, str]]:
-    """Every action's (speed, timing), by id, memoised per ruleset: the trigger check looks them up for every
+    """Every action's (speed, timing), by id, made once per ruleset: the trigger check looks them up for every
     buffered request in each of its eight passes."""
-    hit = _KINDS.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        hit = _KINDS[id(rules)] = (rules, {a.id: (a.speed.value, a.timing.value) for a in rules.actions})
-    return hit[1]
+    return lookup.derived(rules, _kinds_of)
 
 
 def _over(s: GameState) -> bool:

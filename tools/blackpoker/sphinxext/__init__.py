@@ -76,7 +76,7 @@ def _builder_inited(app: Sphinx) -> None:
         app.add_css_file("print.css")
         # The single page is only the book's source: a search index for it would be thrown away, and
         # splitting Japanese text for one takes seconds.
-        app.builder.search = False  # type: ignore[attr-defined]
+        app.builder.search = False  # type: ignore[attr-defined]  # only the HTML builders have `search`
 
 
 # --- incremental builds: content, not times ---------------------------------------------------------
