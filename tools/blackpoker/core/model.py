@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from blackpoker.core.errors import PathPart
 from blackpoker.core.keycard import KeyCondition
@@ -409,6 +409,7 @@ class Rules:
     rulings: tuple[Ruling, ...] = ()
     flows: tuple[Flow, ...] = ()
     trump_about: TrumpAbout | None = None
+    # (kind, id) → the entry, an instance of that kind's class (the lookups below cast to it)
     _index: dict[tuple[str, str], object] = field(default_factory=dict, compare=False, repr=False)
     # Tables a reader derives from this ruleset once, by the function that makes them (the simulator's request
     # plans and look-ups: blackpoker.sim.lookup.derived): they live and die with the ruleset, with no global cache
@@ -428,27 +429,27 @@ class Rules:
     def action(self, id: str) -> Action:
         """The action with this id (KeyError naming the id otherwise): ids are how scenarios, rulings and the
         simulator refer to entries."""
-        return self._get("action", id)  # type: ignore[return-value]
+        return cast(Action, self._get("action", id))
 
     def character(self, id: str) -> Character:
         """The character with this id (KeyError naming the id otherwise)."""
-        return self._get("character", id)  # type: ignore[return-value]
+        return cast(Character, self._get("character", id))
 
     def fog(self, id: str) -> Fog:
         """The fog with this id (KeyError naming the id otherwise)."""
-        return self._get("fog", id)  # type: ignore[return-value]
+        return cast(Fog, self._get("fog", id))
 
     def trump(self, id: str) -> Trump:
         """The trump with this id (KeyError naming the id otherwise)."""
-        return self._get("trump", id)  # type: ignore[return-value]
+        return cast(Trump, self._get("trump", id))
 
     def frame(self, id: str) -> Frame:
         """The frame with this id (KeyError naming the id otherwise)."""
-        return self._get("frame", id)  # type: ignore[return-value]
+        return cast(Frame, self._get("frame", id))
 
     def ruling(self, id: str) -> Ruling:
         """The ruling with this id (KeyError naming the id otherwise)."""
-        return self._get("ruling", id)  # type: ignore[return-value]
+        return cast(Ruling, self._get("ruling", id))
 
     def rulings_for(self, ref: str) -> tuple[Ruling, ...]:
         """The rulings that apply to ``kind:id`` (e.g. ``frame:pack``, ``section:6.4.2``)."""
@@ -456,7 +457,7 @@ class Rules:
 
     def format(self, id: str) -> Format:
         """The format with this id (KeyError naming the id otherwise)."""
-        return self._get("format", id)  # type: ignore[return-value]
+        return cast(Format, self._get("format", id))
 
     def flow(self, id: str) -> Flow:
         """A flow chart of chapter 6 by id, which the rulebook draws from these steps rather than from a picture."""

@@ -22,7 +22,7 @@ from blackpoker.core.model import Action, Rules, Trigger
 from blackpoker.sim import lookup
 from blackpoker.sim.abilities import all_labels, face_up_trump_names, waives_discard
 from blackpoker.sim.decisions import RequestAction
-from blackpoker.sim.errors import IllegalDecision
+from blackpoker.sim.game_errors import IllegalDecision
 from blackpoker.sim.state import GameState, Payment, Request, Target, player_name, sort_cards
 
 # Activation conditions (起動条件), by their text in the definitions.
