@@ -8,6 +8,7 @@ import sys
 import traceback
 from functools import partial
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -20,6 +21,7 @@ from blackpoker.cli.common import (
     load,
     report_definition_errors,
 )
+from blackpoker.cli.init import init
 from blackpoker.cli.official import import_
 from blackpoker.cli.sim import sim
 from blackpoker.core.errors import DefinitionErrors
@@ -113,6 +115,12 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
 
 cli.add_command(sim)
 cli.add_command(import_)
+cli.add_command(init)
+
+# The libraries of the `site` extra, by import name: only the commands that render (build, serve, sim balance)
+# import them, so an install without the extra runs everything else.
+SITE_LIBRARIES = frozenset({"docutils", "filelock", "furo", "jinja2", "markupsafe", "matplotlib", "myst_parser",
+                            "pypdf", "rich", "segno", "sphinx", "weasyprint"})
 
 
 class Stopped(BaseException):
@@ -143,14 +151,24 @@ def main() -> None:
         signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
         click.echo("interrupted" if signum == signal.SIGINT else "terminated", err=True)
         sys.exit(128 + signum)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in SITE_LIBRARIES:
+            _internal_error(exc)
+        click.echo(f"this command renders and needs the toolkit's site libraries ({exc.name} is not installed): "
+                   "pip install 'blackpoker[site]'", err=True)
+        sys.exit(EXIT_ENVIRONMENT)
     except OSError as exc:  # the environment, not the toolkit: a folder not writable, a full disk, a busy port
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - a full or closed stdout must not fail again at exit
         where = f"{exc.filename}: " if exc.filename else ""
         click.echo(f"{where}{exc.strerror or exc}", err=True)
         sys.exit(EXIT_ENVIRONMENT)
     except Exception as exc:  # a bug of ours, not the user's: say so plainly
-        if os.environ.get("BLACKPOKER_DEBUG"):
-            traceback.print_exc()
-        click.echo(f"internal error: {type(exc).__name__}: {exc}\n"
-                   "This is a bug in the toolkit; run with BLACKPOKER_DEBUG=1 for details.", err=True)
-        sys.exit(EXIT_INTERNAL)
+        _internal_error(exc)
+
+
+def _internal_error(exc: Exception) -> NoReturn:
+    if os.environ.get("BLACKPOKER_DEBUG"):
+        traceback.print_exception(exc)
+    click.echo(f"internal error: {type(exc).__name__}: {exc}\n"
+               "This is a bug in the toolkit; run with BLACKPOKER_DEBUG=1 for details.", err=True)
+    sys.exit(EXIT_INTERNAL)

@@ -53,6 +53,7 @@ class SourceFile:
             probe = probe[:-1]
 
     def error(self, path: tuple[PathPart, ...], message: str, *, key: bool = False) -> DefinitionError:
+        """A located error at a YAML path of this file: every problem a user sees names its file, line and column."""
         line, column = self.locate(path, key=key)
         return DefinitionError(self.name, line, column, tuple(path), message)
 

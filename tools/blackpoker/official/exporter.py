@@ -57,6 +57,7 @@ def _identity(entry: m.Action | m.Character | m.Fog | m.Trump, prefix: str) -> d
 
 
 def action(a: m.Action, rules: m.Rules) -> dict[str, Any]:
+    """One action in the official layout and field order; the optional fields only when the entry has them."""
     out: dict[str, Any] = {**_where(a, rules), **_identity(a, "act"), "actType": a.category,
                            "actTrigger": a.trigger.label, "actSpeed": a.speed.label, "actTime": a.timing.label}
     if a.key_unit:
@@ -79,6 +80,7 @@ def action(a: m.Action, rules: m.Rules) -> dict[str, Any]:
 
 
 def character(c: m.Character, rules: m.Rules) -> dict[str, Any]:
+    """One character in the official layout and field order."""
     out: dict[str, Any] = {**_where(c, rules), **_identity(c, "char"), "charType": c.category,
                            "charKey": cv.to_official_key(c.key_card)}
     if c.size:
@@ -93,6 +95,7 @@ def character(c: m.Character, rules: m.Rules) -> dict[str, Any]:
 
 
 def fog(f: m.Fog, rules: m.Rules) -> dict[str, Any]:
+    """One fog in the official layout and field order."""
     out: dict[str, Any] = {**_where(f, rules), **_identity(f, "fog"), "fogType": f.category,
                            "fogKey": cv.to_official_key(f.key_card)}
     if f.target:
@@ -102,6 +105,7 @@ def fog(f: m.Fog, rules: m.Rules) -> dict[str, Any]:
 
 
 def trump(t: m.Trump, rules: m.Rules) -> dict[str, Any]:
+    """One trump in the official layout and field order (its picture by file name)."""
     out: dict[str, Any] = {**_where(t, rules), **_identity(t, "trump"), "trumpType": t.category,
                            "trumpKey": cv.to_official_key(t.key_card), "trumpAbility": t.ability}
     if t.grants_label:
@@ -118,6 +122,8 @@ def picture_name(picture: m.Picture) -> str:
 
 
 def frame(f: m.Frame, rules: m.Rules) -> dict[str, Any]:
+    """One frame.yaml entry; the ruby is written only where it is not what the name reads as, as the import derives
+    it again."""
     out: dict[str, Any] = {"name": f.name}
     if cv.default_reading(f.name) != f.reading:
         out["ruby"] = f.reading

@@ -87,6 +87,7 @@ def timing_ok(state: GameState, player: int, action: Action) -> str | None:
 
 
 def activation_ok(state: GameState, player: int, action: Action) -> str | None:
+    """Why the 起動条件 forbids the request now (Japanese, shown to the player), or None."""
     if not activation_holds(state, player, action):
         return f"起動条件: 「{action.name}」— {action.activation_condition}"
     return None
@@ -117,6 +118,7 @@ def key_soldiers(state: GameState, player: int, action: Action) -> list[int]:
 
 
 def key_choices(state: GameState, player: int, action: Action) -> list[tuple[Card, ...]]:
+    """Every key-card set the player could give for this action now, in the order requests are listed."""
     hand = state.players[player].hand
     zone = key_zone(action)
     if zone == "rare":
@@ -141,6 +143,7 @@ def _key_sets(key: KeyCondition, hand: tuple[Card, ...]) -> tuple[tuple[Card, ..
 
 
 def cost_letters(state: GameState, player: int, action: Action) -> list[str]:
+    """The costs to pay now: the action's letters, less the discard a 魔術士 waives."""
     letters = list(action.cost)
     if "D" in letters and waives_discard(state.rules, state, player, action.id):
         letters = [c for c in letters if c != "D"]
@@ -167,6 +170,7 @@ def payments(state: GameState, player: int, action: Action, keys: tuple[Card, ..
 
 
 def check_payment(state: GameState, player: int, action: Action, keys: tuple[Card, ...], pay: Payment) -> str | None:
+    """Why a payment does not pay the costs (Japanese, with the rule's number), or None."""
     letters = cost_letters(state, player, action)
     p = state.players[player]
     nb, nl, nd, ns = (letters.count(x) for x in "BLDS")
@@ -454,6 +458,7 @@ class PaymentChoices:
         return self.size
 
     def payment(self, index: int) -> Payment:
+        """The payment at ``index``, making the discard choices only on first use (there may be many)."""
         b, rest = divmod(index, self.discard_count * len(self.sacrifices))
         d, s = divmod(rest, len(self.sacrifices))
         choices = self.discard_choices
@@ -480,11 +485,13 @@ class RequestGroup:
         return self.size
 
     def request(self, index: int) -> RequestAction:
+        """The request at ``index`` alone: self-play picks one, so the others are never made."""
         pay, target = divmod(index, len(self.targets))
         return RequestAction(self.action_id, self.keys, self.payments.payment(pay), self.targets[target],
                              self.key_character)
 
     def requests(self) -> list[RequestAction]:
+        """Every request of the group, for callers that list them all."""
         return [self.request(i) for i in range(self.size)]
 
 
