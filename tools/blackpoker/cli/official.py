@@ -124,6 +124,10 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
     result = import_official(official, base)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
+    for warning in sorted(result.warnings):
+        click.echo(str(warning), err=True)
+    for ruling in result.left_out:
+        click.echo(f"note: rulings.yaml: ruling {ruling}: left out", err=True)
     if result.errors and not keep_going:
         _fail(result.errors, "nothing written (--keep-going converts the rest)")
     files: dict[str, str | bytes] = dict(definitions_texts(result))
@@ -131,7 +135,8 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
     load_problems = publish(out, files, IMPORT_MARKER, "import", _loads, keep=keep_going)
     counts = ", ".join(f"{n} {what}" for what, n in result.counts.items())
     written = not load_problems or keep_going
-    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above)"
+    warned = f"; {len(result.warnings)} warnings (above)" if result.warnings else ""
+    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above){warned}"
                + ("" if written else "; nothing written"), err=True)
     if result.errors or load_problems:
         for problem in sorted(result.errors) + load_problems:

@@ -15,7 +15,7 @@ from typing import Any
 from blackpoker.core import model as m
 from blackpoker.core.kinds import official_id
 from blackpoker.official import convert as cv
-from blackpoker.official.importer import write_access, write_deck
+from blackpoker.official.frames import write_access, write_deck
 from blackpoker.official.markup import write_effect
 from blackpoker.official.reader import ACT, ACT_FRAME, FRAME, VERSION
 from blackpoker.official.yamltext import dump
@@ -53,7 +53,8 @@ def _where(entry: m.Action | m.Character | m.Fog | m.Trump, rules: m.Rules) -> d
 
 
 def _identity(entry: m.Action | m.Character | m.Fog | m.Trump, prefix: str) -> dict[str, str]:
-    return {f"{prefix}Name": entry.name, "ruby": entry.reading, f"{prefix}Id": official_id(entry)}
+    ruby = {"ruby": entry.reading} if entry.reading else {}
+    return {f"{prefix}Name": entry.name, **ruby, f"{prefix}Id": official_id(entry)}
 
 
 def action(a: m.Action, rules: m.Rules) -> dict[str, Any]:
@@ -119,7 +120,7 @@ def picture_name(picture: m.Picture) -> str:
 
 def frame(f: m.Frame, rules: m.Rules) -> dict[str, Any]:
     out: dict[str, Any] = {"name": f.name}
-    if cv.default_reading(f.name) != f.reading:
+    if f.reading and cv.default_reading(f.name) != f.reading:
         out["ruby"] = f.reading
     if f.image:
         out["image"] = picture_name(f.image)
