@@ -243,11 +243,13 @@ def write_labels(labels: list[tuple[str, str | None]]) -> str:
 
 
 _ABILITY = re.compile(r"^【(?P<name>[^】]+)】\s*(?P<text>.+)$", re.S)
+# 「魔力増加（このキャラクターが場にいる間、…）」: a short name (no sentence mark) with its text in brackets
+_ABILITY_BRACKETED = re.compile(r"^(?P<name>[^（(【。、\s]{1,16})[（(](?P<text>.+)[）)]$", re.S)
 
 
 def read_abilities(text: str) -> list[str | dict[str, str]]:
-    """charAbility: one ability per ``・`` line (a line without it continues the one above); ``【name】text`` is a
-    named ability."""
+    """charAbility: one ability per ``・`` line (a line without it continues the one above); ``【name】text`` and
+    ``name（text）`` are named abilities."""
     items: list[str] = []
     for line in text.strip().splitlines():
         if line.startswith("・") or not items:
@@ -256,7 +258,7 @@ def read_abilities(text: str) -> list[str | dict[str, str]]:
             items[-1] += "\n" + line.strip()
     out: list[str | dict[str, str]] = []
     for item in items:
-        match = _ABILITY.match(item)
+        match = _ABILITY.match(item) or _ABILITY_BRACKETED.match(item)
         out.append({"name": match["name"], "text": match["text"]} if match else item)
     return out
 
