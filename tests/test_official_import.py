@@ -555,10 +555,11 @@ def test_pictures_keep_their_folder(tmp_path: Path) -> None:
         "images/entry16.png", "images/tarot/emperor.png", "images/tarot/swords-02.png"]
 
 
-def test_a_missing_base_is_an_environment_problem(tmp_path: Path) -> None:
+def test_a_missing_base_is_the_same_error_as_missing_definitions(tmp_path: Path) -> None:
     shutil.copytree(OFFICIAL / "minimal", tmp_path / "official")
     result = run("import", "official", "-o", "defs", "--base", "nowhere", cwd=tmp_path)
-    assert (result.returncode, result.stderr) == (1, "nowhere: no such folder; expected the base definitions (--base)\n")
+    assert (result.returncode, result.stderr) == (2, "nowhere: no such definitions folder; expected a folder of "
+                                                  "definitions (ruleset.yaml, actions.yaml …): give it with --base DIR\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["official"]
 
 

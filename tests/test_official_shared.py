@@ -108,3 +108,18 @@ def test_an_edit_of_one_value_changes_only_its_lines(imported: tuple[Path, subpr
         expected = ["-        3. 自分のターンを終了し、対戦相手にターンを渡す。",
                     "+        3. 自分のターンを終了し、相手にターンを渡す。"] if name == "act.yaml" else []
         assert changed == expected, name
+
+
+def test_the_simulator_plays_every_regulation_of_the_import(imported: tuple[Path, subprocess.CompletedProcess[str]]
+                                                            ) -> None:
+    """Never a crash on an edition check accepts: what the simulator cannot play is named once and not offered."""
+    folder, _ = imported
+    for frame in ("none", "all"):
+        result = run("sim", "play", "--games", "3", "--format", "all", "--frame", frame, "--definitions", "defs",
+                     cwd=folder)
+        assert result.returncode == 0, result.stderr[-3000:]
+        notes = [line for line in result.stderr.splitlines() if line.startswith("note: v9.0: not simulated")]
+        kinds = {line.split("(")[1].split(",")[0] for line in notes}
+        assert {"no effect", "activation condition", "trigger", "target"} <= kinds
+        assert len(notes) == len(kinds)  # each kind named once
+    assert "マスター + エクストラ: games: 3" in result.stdout

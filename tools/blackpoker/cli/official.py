@@ -8,7 +8,6 @@ checks); a folder is replaced only if one of these commands made it (its marker 
 from __future__ import annotations
 
 import dataclasses
-import errno
 import sys
 import tempfile
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from blackpoker.cli.common import EXIT_DATA_ERROR, definitions_folder, load
+from blackpoker.cli.common import DEFAULT_HELP, EXIT_DATA_ERROR, definitions_folder, load
 from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.loader import FILES, display_path, load_rules
 
@@ -104,16 +103,14 @@ def _refuse(exc: Refused) -> None:
 @click.option("-o", "--output", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="The definitions folder to write (new, empty, or a previous import's).")
 @click.option("--base", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Definitions for what the official files do not hold: ruleset tables, formats, rulings "
-                   "(default: definitions/).")
+              help="Definitions for what the official files do not hold: ruleset tables, formats, rulings; and "
+                   f"the readings, frames and ids they may leave out ({DEFAULT_HELP}).")
 @click.option("--keep-going", is_flag=True, help="Convert and write what can be mapped; list every problem (exit 2).")
 def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) -> None:
     """Convert the official act.yaml, act-frame.yaml, frame.yaml (and version.json) into a definitions folder."""
     from blackpoker.official.importer import definitions_texts, import_official
     from blackpoker.official.reader import read_official
-    base = definitions_folder(base)
-    if not base.is_dir():  # the environment, not the official files: exit 1 with the path
-        raise OSError(errno.ENOENT, "no such folder; expected the base definitions (--base)", str(base))
+    base = definitions_folder(base, "--base")
     try:
         check_output(out, IMPORT_MARKER, {"the official files": official_dir, "the base definitions": base})
     except Refused as exc:
