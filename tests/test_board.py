@@ -22,7 +22,9 @@ def test_an_equipped_soldier_is_fanned_with_its_size_and_after_reverse_three_dri
     assert "サイズ 9" in texts and {"♠2", "♠3", "♠4"} <= set(texts)  # 装備兵 ♠2♠3♠4, every card's corner shown
     assert "ライフ 10 枚 ・ 手札 2 枚: ♡7◇7" in texts  # A's hand, as the example names it
     assert "rotate(" not in before
-    after = board_svg(run_scenario(rules, scenario).state, "結果")
+    end = run_scenario(rules, scenario).state
+    assert end is not None
+    after = board_svg(end, "結果")
     assert _texts(after).count("防壁") == 3 and after.count("rotate(90") == 3  # three bulwarks, driven: sideways
     assert not re.search(r"(?<![A-Za-z])[SHDC](10|[2-9AJQK])(?![A-Za-z0-9])", " ".join(_texts(before + after)))
 

@@ -12,6 +12,7 @@ from blackpoker import load_rules
 from blackpoker.core.cards import parse_card
 from blackpoker.core.model import Rules
 from blackpoker.sim import Choose, GameOver, IllegalDecision, Pass, RequestAction, apply, legal_decisions, new_game
+from blackpoker.sim.decisions import Decision
 from blackpoker.sim.effects import bj_points
 from blackpoker.sim.requests import check_request
 from blackpoker.sim.state import GameState
@@ -23,10 +24,10 @@ def rules() -> Rules:
     return load_rules()
 
 
-def _play(rules: Rules, seed: int, steps: int) -> tuple[GameState, list[object]]:
+def _play(rules: Rules, seed: int, steps: int) -> tuple[GameState, list[Decision]]:
     state = new_game(rules, "mast", seed)
     rng = random.Random(seed)
-    decisions = []
+    decisions: list[Decision] = []
     for _ in range(steps):
         if state.winner is not None:
             break
@@ -36,7 +37,7 @@ def _play(rules: Rules, seed: int, steps: int) -> tuple[GameState, list[object]]
     return state, decisions
 
 
-def _fingerprint(s: GameState) -> tuple:
+def _fingerprint(s: GameState) -> tuple[object, ...]:
     return (s.turn, s.turn_player, s.chance, s.winner, s.stage, s.passes, s.resolved,
             tuple((p.life, p.hand, p.graveyard, p.field, p.fog) for p in s.players))
 
@@ -74,6 +75,7 @@ def _check_every_step(rules: Rules, fmt: str, seed: int, steps: int, frame: str 
         before = _fingerprint(state)
         for d in options:
             if isinstance(d, RequestAction):
+                assert state.chance is not None  # the game goes on
                 check_request(state, state.chance, d)  # raises if the enumeration and the check disagree
                 checked += 1
         for d in rng.sample(options, min(3, len(options))):

@@ -11,7 +11,7 @@ from typing import Any
 from blackpoker.core.errors import DefinitionError, DefinitionWarning, PathPart, format_path
 from blackpoker.core.yamlsource import SourceFile
 from blackpoker.official import convert as cv
-from blackpoker.official.base import Base
+from blackpoker.official.base_definitions import Base
 from blackpoker.official.reader import OfficialFiles
 
 

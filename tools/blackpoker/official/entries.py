@@ -1,7 +1,7 @@
 """The entries of act.yaml and act-frame.yaml (actions, characters, fogs, trumps), field by field into ours.
 
 What the official format allows is never an error here: a missing ruby is read from the base or the name, a
-frame frame.yaml lacks comes from the base (frames.py), a missing picture and a 対象 text the simulator does not
+frame frame.yaml lacks comes from the base (frame_entries.py), a missing picture and a 対象 text the simulator does not
 know are warnings (the entry is kept)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from blackpoker.official.fields import (
     PROSE,
     TRUMP_CATEGORIES,
 )
-from blackpoker.official.frames import frame_named, read_picture
+from blackpoker.official.frame_entries import frame_named, read_picture
 from blackpoker.official.markup import read_effect
 
 

@@ -17,7 +17,7 @@ from blackpoker.core.kinds import official_id
 from blackpoker.core.loader import load_rules
 from blackpoker.official import convert as cv
 from blackpoker.official.fields import ACTION_FIELDS, CHARACTER_FIELDS, FOG_FIELDS, FRAME_FIELDS, TRUMP_FIELDS
-from blackpoker.official.frames import write_access, write_deck, write_start
+from blackpoker.official.frame_entries import write_access, write_deck, write_start
 from blackpoker.official.markup import write_effect
 from blackpoker.official.reader import ACT, ACT_FRAME, FRAME, VERSION
 from blackpoker.official.splice import entries, splice

@@ -1,8 +1,8 @@
 """Convert the official data files into our definitions (the YAML data of each definitions file).
 
-The steps, each in its module: the headers and the edition (here), frames (frames.py), the entries of act.yaml
+The steps, each in its module: the headers and the edition (here), frames (frame_entries.py), the entries of act.yaml
 and act-frame.yaml (entries.py), what the files leave implicit (derive.py) and the definitions files
-(assemble.py); the field tables are in fields.py, the base definitions behind base.py. A value that cannot be
+(assemble.py); the field tables are in fields.py, the base definitions behind base_definitions.py. A value that cannot be
 mapped is a located error at the official file's line and column, and the entry that holds it is left out
 (``--keep-going`` writes the rest); what the official format allows but our definitions cannot say the same way
 is a located warning, and changes that keep the meaning are located notes.
@@ -17,11 +17,11 @@ from blackpoker.core.errors import PathPart
 from blackpoker.core.loader import FILES
 from blackpoker.official import entries as en
 from blackpoker.official.assemble import assemble
-from blackpoker.official.base import Base
+from blackpoker.official.base_definitions import Base
 from blackpoker.official.context import Context, ImportResult
 from blackpoker.official.derive import derive
 from blackpoker.official.fields import HEADER_KEYS, TOP_KEYS
-from blackpoker.official.frames import read_frames
+from blackpoker.official.frame_entries import read_frames
 from blackpoker.official.reader import ACT, ACT_FRAME, FRAME, VERSION, OfficialFiles
 from blackpoker.official.yamltext import dump
 

@@ -4,8 +4,9 @@ and frames it has no code for), said once by kind: the simulator's commands prin
 from __future__ import annotations
 
 from blackpoker.core.model import Rules
-from blackpoker.sim.engine import coverage_gaps, simulates
+from blackpoker.sim.effects import simulates
 from blackpoker.sim.frames import SETUPS
+from blackpoker.sim.gaps import coverage_gaps
 from blackpoker.sim.requests import requestable
 
 # The kinds of gap, as coverage_gaps words them, in the order the summary names them.

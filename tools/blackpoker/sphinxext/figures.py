@@ -1,4 +1,4 @@
-"""``{bp-figure} NAME``: the book's numbered figures, drawn at build time as inline SVG (render/figures.py)."""
+"""``{bp-figure} NAME``: the book's numbered figures, drawn at build time as inline SVG (render/figure_svg.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from blackpoker.core.model import Frame, Rules
-from blackpoker.render.figures import (
+from blackpoker.render.figure_svg import (
     FigureError,
     ability_image_svg,
     bulwark_placement_svg,
@@ -28,7 +28,7 @@ from blackpoker.render.figures import (
     turn_game_svg,
 )
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective
+from blackpoker.sphinxext.ruleset import RulesDirective
 
 
 # --- figure nodes ------------------------------------------------------------------------------------

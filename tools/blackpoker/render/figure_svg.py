@@ -138,7 +138,9 @@ def play_scene_svg(rules: Rules, title: str) -> str:
     """Fig 1.1: two players across the table, each side laid out as in Fig 2.1 (the far side upside down)."""
     common = tuple(z.id for z in rules.zones if z.common)
     near = layout_svg(rules, common, title)
-    width = int(re.search(r'viewBox="0 0 (\d+) ', near).group(1))  # type: ignore[union-attr]
+    box = re.search(r'viewBox="0 0 (\d+) ', near)
+    assert box is not None  # layout_svg always writes a viewBox
+    width = int(box.group(1))
     inner = near[near.index("</title>") + len("</title>"):near.rindex("</svg>")]
     far = inner.replace(_PATTERN, "")  # one pattern per figure
     body = [f'<g transform="rotate(180 {width / 2} 119)">{far}</g>',
