@@ -365,6 +365,11 @@ CASES = [
     Case("id", "act.yaml", "actId: end", "actId: 1end",
          (("act.yaml", "1end", "actList[0].acts[0].actId: '1end' is not an official id; expected letters and digits, "
            "starting with a letter"),)),
+    Case("duplicate id", "act-frame.yaml", "actId: packopen", "actId: end",
+         (("act-frame.yaml", "end", "actList[0].acts[0].actId: duplicate actId 'end' (first at official/act.yaml:13:14); "
+           "expected each entry's id once"),
+          ("frame.yaml", "|-", "frames[0].actionList: lists パック開封, but the actions whose frame names パック are "
+           "none; expected the same actions", 2))),
     Case("no summoning action", "act.yaml", "キーカードを一般兵として", "キーカードを兵として", (NO_SUMMON[:3] + (1,),)),
     Case("fog without its action", "act.yaml", "      charLabel: 攻撃, 防御\n      since: v1.0\n",
          "      charLabel: 攻撃, 防御\n      since: v1.0\n\nfogList:\n  - type: 滞留魔法\n    fogs:\n"
@@ -513,10 +518,12 @@ def test_keep_going_writes_the_rest_and_lists_every_problem(tmp_path: Path) -> N
     result = run("import", "full", "-o", "defs", "--base", str(DEFINITIONS), "--keep-going", cwd=tmp_path)
     assert result.returncode == 2
     lines = result.stderr.splitlines()
-    assert lines[-1] == "2 problems (1 in the official files: those entries are left out; 1 in the written definitions)"
+    assert lines[-1] == ("2 problems in the official files (1 the import cannot map: those entries are left out; 1 "
+                         "found by the checks of the converted definitions)")
     written = tmp_path / "defs" / "actions.yaml"
-    line, column = _position(written, "v9.5", 1)
-    assert f"defs/actions.yaml:{line}:{column}: actions[1].introduced: version v9.5 is newer than the ruleset (v9.0)" in lines
+    line, column = _position(act, "v9.5", 1)
+    assert (f"full/act.yaml:{line}:{column}: actList[1].acts[0].since: version v9.5 is newer than the ruleset (v9.0) "
+            "(in the converted actions.yaml at actions[1].introduced)") in lines
     line, column = _position(act, "自動", 1)
     assert f"full/act.yaml:{line}:{column}: actList[0].acts[1].actTrigger: '自動' is not one of '直接', '誘発'" in lines
     assert "id: draw" not in written.read_text(encoding="utf-8")  # the entry with the problem is left out

@@ -131,7 +131,10 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
     files: dict[str, str | bytes] = dict(texts)
     files.update({ours: source.read_bytes() for ours, source in result.pictures.items()})
     files.update(kept_source(official_dir, texts, result.pictures))
-    load_problems = publish(out, files, IMPORT_MARKER, "import", _loads, keep=keep_going)
+    def loads(staging: Path) -> list[DefinitionError]:  # what the checks find, at the official files' lines
+        written = {f.name: display_path(staging, f.name) for f in FILES}
+        return [result.in_official(p, written) for p in _loads(staging)]
+    load_problems = publish(out, files, IMPORT_MARKER, "import", loads, keep=keep_going)
     counts = ", ".join(f"{n} {what}" for what, n in result.counts.items())
     written = not load_problems or keep_going
     warned = f"; {len(result.warnings)} warnings (above)" if result.warnings else ""
@@ -141,8 +144,9 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
         for problem in sorted(result.errors) + load_problems:
             click.echo(str(problem), err=True)
         left = len(result.errors)
-        click.echo(f"{left + len(load_problems)} problems ({left} in the official files: those entries are left "
-                   f"out; {len(load_problems)} in the written definitions)", err=True)
+        click.echo(f"{left + len(load_problems)} problems in the official files ({left} the import cannot map: "
+                   f"those entries are left out; {len(load_problems)} found by the checks of the converted "
+                   "definitions)", err=True)
         sys.exit(EXIT_DATA_ERROR)
 
 

@@ -32,6 +32,10 @@ def assemble(ctx: Context, frames: list[Entry], actions: list[Entry], characters
             if members_of_kind:
                 f.data[key] = members_of_kind
     files["frames.yaml"] = {"frames": [ordered(f.data, "frames.schema.json", "frame") for f in frames]}
+    for name, converted in (("frames.yaml", frames), ("actions.yaml", [a for a in actions if "formats" in a.data]),
+                            ("frame-actions.yaml", [a for a in actions if "formats" not in a.data]),
+                            ("characters.yaml", characters), ("fogs.yaml", fogs), ("trumps.yaml", trumps)):
+        ctx.result.origins.update({(name, i): (e.src, e.path) for i, e in enumerate(converted)})
     format_actions = [a for a in actions if "formats" in a.data]
     frame_actions = [a for a in actions if "formats" not in a.data]
     files["actions.yaml"] = {"actions": [ordered(a.data, "actions.schema.json", "action") for a in format_actions]}

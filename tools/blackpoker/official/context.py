@@ -27,6 +27,27 @@ class ImportResult:
     normalised: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     left_out: list[str] = field(default_factory=list)  # the base's rulings not kept, one line each
+    # (definitions file, index in its list) → the official entry it was converted from, to report a problem the
+    # checks find in the converted definitions at the official file's line
+    origins: dict[tuple[str, int], tuple[SourceFile, tuple[PathPart, ...]]] = field(default_factory=dict)
+
+    def in_official(self, problem: DefinitionError, written: dict[str, str]) -> DefinitionError:
+        """``problem``, found in the converted definitions (``written``: file name → the name the problem
+        gives), at the official entry it comes from; the converted file and path are named in the message."""
+        for name, shown in written.items():
+            if problem.file != shown or len(problem.path) < 2 or not isinstance(problem.path[1], int):
+                continue
+            origin = self.origins.get((name, problem.path[1]))
+            if origin is None:
+                break
+            message = problem.message
+            for other, other_shown in written.items():
+                message = message.replace(other_shown, f"the converted {other}")
+            src, path = origin
+            field = official_field(path, problem.path[2]) if len(problem.path) > 2 else None
+            where = path + (field,) if field is not None and src.locate(path + (field,)) != src.locate(path) else path
+            return src.error(where, f"{message} (in the converted {name} at {format_path(problem.path)})")
+        return problem
 
 
 @dataclass
@@ -38,6 +59,30 @@ class Entry:
     raw: dict[str, Any]
     data: dict[str, Any] = field(default_factory=dict)
     frames: list[str] = field(default_factory=list)  # our frame ids, from its frame: bullets
+
+
+# Our field → the official field it is read from ({p}: the entry's prefix, act, char, fog or trump).
+OFFICIAL_FIELD = {"id": "{p}Id", "name": "{p}Name", "reading": "ruby", "category": "{p}Type", "key_card": "{p}Key",
+                  "target": "{p}Target", "note": "{p}Note", "ability": "{p}Ability", "formats": "format",
+                  "introduced": "since", "updated": "update", "changed": "changed", "design_note": "devNote",
+                  "story": "story", "flavor": "flavor", "flavor_speaker": "flavorSpeaker", "trigger": "actTrigger",
+                  "speed": "actSpeed", "timing": "actTime", "cost": "actCost", "key_unit": "actUnit",
+                  "activation_condition": "actActCond", "trigger_condition": "actTriggerCond", "effect": "actEffect",
+                  "size": "charSize", "labels": "charLabel", "abilities": "charAbility", "grants_label": "trumpLabel",
+                  "image": "image", "deck": "deck", "setup": "start", "setup_continues": "start",
+                  "disclosure": "accessLevel", "inherits": "inherits"}
+PREFIXES = {"actList": "act", "charList": "char", "fogList": "fog", "trumpList": "trump", "frames": "frame"}
+
+
+def official_field(path: tuple[PathPart, ...], ours: PathPart) -> str | None:
+    """The official field of the entry at ``path`` that our field ``ours`` is read from (None: none)."""
+    prefix = PREFIXES.get(str(path[0]), "") if path else ""
+    field = OFFICIAL_FIELD.get(str(ours))
+    if field is None:
+        return None
+    if prefix == "frame":
+        return {"{p}Id": "frameId", "{p}Name": "name"}.get(field, field)
+    return field.replace("{p}", prefix)
 
 
 class Skip(Exception):
@@ -59,6 +104,7 @@ class Context:
         self.frame_names: dict[str, str] = {}  # our frame id → its name
         self.broken_frames: set[str] = set()  # names and ids of frame.yaml's frames that did not convert
         self.extra_frames: list[Entry] = []  # frames the entries name and frame.yaml lacks (from the base)
+        self.official_ids: dict[tuple[str, str], tuple[str, int, int]] = {}  # (kind, official id) → first place
 
     def error(self, src: SourceFile, path: tuple[PathPart, ...], message: str, *, key: bool = False) -> None:
         self.result.errors.append(src.error(path, message, key=key))

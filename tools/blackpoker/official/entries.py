@@ -63,6 +63,11 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
     """id (and official_id where it is not our id in camelCase), name, reading."""
     d = e.data
     official = ctx.text(e, f"{prefix}Id", required=True) or ""
+    first = ctx.official_ids.setdefault((prefix, official), (e.src.name, *e.src.locate(e.path + (f"{prefix}Id",))))
+    if first != (e.src.name, *e.src.locate(e.path + (f"{prefix}Id",))):
+        ctx.error(e.src, e.path + (f"{prefix}Id",), f"duplicate {prefix}Id '{official}' (first at "
+                  f"{first[0]}:{first[1]}:{first[2]}); expected each entry's id once")
+        raise Skip
     ours = ctx.mapped(e, f"{prefix}Id", cv.kebab, required=True)
     ours = ctx.base.id(PREFIX_KINDS[prefix], official) or ours
     d.update(id=ours, name=ctx.text(e, f"{prefix}Name", required=True))
