@@ -220,3 +220,22 @@ def test_the_preview_sees_a_picture_added_after_it_started(tmp_path: Path) -> No
     (defs / "images").mkdir()
     (defs / "images" / "new.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
     assert fingerprint(roots, max_bytes=2**20) != before
+
+
+# --- an index longer than the folio made for it (item 10) ----------------------------------------------------------
+
+def test_a_book_whose_index_outgrows_the_early_folio_is_still_joined(
+        built_rulebook: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """5,000 actions make an index of more pages than the folio made early for it: the folio is made again for
+    the real count (the build failed: "the index takes more than 16 pages; raise FOLIO_SPARE")."""
+    from pypdf import PdfReader
+
+    from blackpoker.infra.jobs import Inline
+    from blackpoker.render import book
+    from blackpoker.render.pdfparts import PartCache
+    site, work = built_rulebook
+    shutil.copytree(work / "parts", tmp_path / "parts")  # every chapter as the full build rendered it
+    monkeypatch.setattr(book, "FOLIO_SPARE", -10**6)  # the early folio: far too short for the book
+    builder = book.BookBuilder(work / "single" / "index.html", Inline(), PartCache(tmp_path / "parts"))
+    builder.build(tmp_path / "book.pdf")
+    assert len(PdfReader(tmp_path / "book.pdf").pages) == len(PdfReader(site / "blackpoker.pdf").pages)

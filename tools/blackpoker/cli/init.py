@@ -19,7 +19,7 @@ from blackpoker.cli.common import EXIT_DATA_ERROR, echo
 # What a project gets (its path → where the toolkit keeps it); the README and the workflow name the version.
 COPIED = ("definitions", "schemas", "scenarios")
 WRITTEN = {"README.md": "README.md", ".github/workflows/check.yml": "check.yml"}
-IGNORED = "site/\n.cache/\n"
+IGNORED = "site/\n.blackpoker-cache/\n.site.lock\n"
 
 
 def make_project(target: Path) -> None:

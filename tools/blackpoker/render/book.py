@@ -166,7 +166,7 @@ TOC_CSS = "nav.print-toc a::after { content: leader('.') attr(data-page); } nav.
 INDEX_CSS = "ul.bp-index-list a::after { content: leader('.') attr(data-page); }"
 _TOC_REGION = re.compile(r'<nav class="print-toc">.*?</nav>', re.S)
 FOLIO_CSS = "@page { @top-left { content: none; } @top-right { content: none; } }"
-FOLIO_SPARE = 16  # pages the index may take
+FOLIO_SPARE = 16  # pages the index usually takes at most: the folio is made early for them, and again if it takes more
 
 
 def _render(html: str, base_url: str, cache_dir: str, key: str) -> Part:
@@ -235,8 +235,9 @@ class BookBuilder:
         tail = results(index_parts)
         parts = [front, *chapters, *tail]
         folio = folio_future.result()
-        if folio.info.pages < sum(p.info.pages for p in parts):
-            raise RuntimeError(f"the index takes more than {FOLIO_SPARE} pages; raise FOLIO_SPARE")
+        total = sum(p.info.pages for p in parts)
+        if folio.info.pages < total:  # a long index (thousands of entries): a folio made for the real count
+            folio = self.part("folio", self.folio_html(-(-total // 32) * 32)).result()
         joined: PartInfo = self.runner.submit(join_book, parts, target, folio, front.info.pages, booklet,
                                               priority=URGENT).result()
         return joined
