@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blackpoker.core.frozen import Frozen
 from blackpoker.core.model import Origin, Rules
 from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
 from blackpoker.sim.abilities import LABEL_CONDITIONS
@@ -21,7 +20,7 @@ from blackpoker.sim.requests import activation_known
 
 
 @dataclass(frozen=True)
-class Gap(Frozen):
+class Gap:  # not core.frozen.Frozen: that base is compiled, and an interpreted class cannot extend a compiled one
     """Something in the definitions the simulator does not cover, or code with no definition; ``origin`` is
     where ``blackpoker check`` points, ``message`` what it says, ``text`` what the verification report says
     (Japanese, for maintainers; empty for simulator code with no definition, which the report only counts)."""
