@@ -18,7 +18,9 @@ from blackpoker.cli.common import (
     EXIT_INTERNAL,
     definitions_argument,
     definitions_folder,
+    definitions_option,
     load,
+    one_folder,
     report_definition_errors,
 )
 from blackpoker.cli.init import init
@@ -35,22 +37,25 @@ def cli() -> None:
 
 @cli.command()
 @definitions_argument
-def check(directory: Path | None) -> None:
+@definitions_option
+def check(directory: Path | None, definitions: Path | None) -> None:
     """Validate the definitions (schema, semantic checks, simulator coverage). Exit 2 on any problem."""
     from blackpoker.core.summary import summary
-    rules = load(directory, simulator=True)
+    rules = load(one_folder(directory, definitions), simulator=True)
     click.echo(summary(rules))
 
 
 @cli.command()
 @definitions_argument
+@definitions_option
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="Write to this file instead of standard output (with --format official: the folder to write).")
 @click.option("--format", "form", type=click.Choice(["json", "official"]), default="json", show_default=True,
               help="json: the whole ruleset as one JSON document; official: act.yaml, act-frame.yaml, frame.yaml and "
                    "version.json in the official layout.")
-def export(directory: Path | None, output: Path | None, form: str) -> None:
+def export(directory: Path | None, definitions: Path | None, output: Path | None, form: str) -> None:
     """Print the whole validated ruleset as one JSON document, or write it in the official layout."""
+    directory = one_folder(directory, definitions)
     if form == "official":
         from blackpoker.cli.official import export_official_folder
         if output is None:
@@ -71,8 +76,7 @@ def export(directory: Path | None, output: Path | None, form: str) -> None:
 
 
 @cli.command()
-@click.option("--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The definitions folder (default: definitions/).")
+@definitions_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
               show_default=True, help="The output folder; replaced only when the whole build succeeds.")
 def build(definitions: Path | None, out: Path) -> None:
@@ -93,8 +97,7 @@ def build(definitions: Path | None, out: Path) -> None:
 
 
 @cli.command()
-@click.option("--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The definitions folder (default: definitions/).")
+@definitions_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
               show_default=True, help="The output folder.")
 @click.option("--port", type=int, default=8000, show_default=True, help="The local port (127.0.0.1 only).")

@@ -6,8 +6,8 @@ each with the text it rests on:
 
 * 6.4 [16] 「チャンスを持っているプレイヤーからチャンスを持っていないプレイヤーにチャンスを移動します」: after a pass
   that does not end the round, the chance goes to the other player. After the rule system resolves the last request
-  ([13]-[15]), the chance goes to the player who did not hold it when everyone had passed, i.e. not the last to pass,
-  and the pass record starts again (the stage has changed, so the [11] record of who passed no longer applies).
+  ([13]-[15]), 図 6.6 goes on through [9] and [6] back to [2]: the turn player gets the chance and the pass record
+  starts again (ruling chance-after-resolution; [16] is only reached when not everyone has passed).
 * [14] with an empty stage: back to [2], the turn player gets the chance with a fresh pass record.
 * 6.4.1 [6-8]/[6-9] read 「通常」 for 「即時」 (ruling trigger-check-typos). Within one player and timing the
   buffer is taken in the order requests were triggered ([6-5-2] lets the player choose; the format's triggered
@@ -267,7 +267,7 @@ def _pass(s: GameState) -> None:
     if not s.stage:  # [14] no → [2]
         s.chance, s.passes = s.turn_player, ()
         return
-    s.after = ("next", s.other(player))  # [16] afterwards: the player who did not hold the chance
+    s.after = ("next", s.turn_player)  # [15] → [9] → [6] → [2]: the turn player, with a fresh pass record
     if _resolve(s, s.stage[-1], "stage"):  # [15]
         _after_resolution(s, "stage")
 

@@ -66,6 +66,19 @@ COUNTER_ACTIONS: Final = frozenset({"counter", "trap-counter"})
 # 防壁設置 has no キーカード field: its effect takes 「手札からカード1枚」, chosen when it is requested and held
 # like a key card until it resolves (it is instant, so nothing can act on it in between).
 HAND_CARD_ACTIONS: Final = frozenset({"bulwark-set"})
+# The actions whose effect puts on the field the character whose summoned_by names them (effects.summoned_type):
+# in an edition where no character names one (wording the check cannot read), it is not requested.
+SUMMONING: Final = frozenset({"soldier-summon", "hero-summon", "ace-summon", "magician-summon", "quick-summon",
+                              "equip"})
+
+
+def requestable(rules: Rules, action: Action) -> bool:
+    """Whether the simulator can play the action when it is requested, beyond having its effect: a target phrase
+    it can read, and for a summoning action a character to make (an edition with simulated: false may lack
+    either)."""
+    if action.target is not None and action.target_spec is None:
+        return False
+    return action.id not in SUMMONING or any(action.id in c.summoned_by for c in rules.characters)
 
 
 def _where(state: GameState) -> str:
@@ -394,7 +407,10 @@ def _plans(state: GameState) -> _Plans:
     if hit is None:
         frame = state.rules.frame(state.frame).actions if state.frame else ()
         actions = tuple(a for a in state.rules.actions if state.format in a.formats or a.id in frame)
-        plans = tuple(_plan(a) for a in actions if a.trigger is not Trigger.TRIGGERED)
+        # an action whose 対象 or summoned character the simulator cannot read (an edition with simulated: false)
+        # is never requested
+        plans = tuple(_plan(a) for a in actions
+                      if a.trigger is not Trigger.TRIGGERED and requestable(state.rules, a))
         hit = regulations[state.format, state.frame] = _Plans(actions, plans, tuple(p for p in plans if not p.main),
                                                               frozenset(a.id for a in actions))
     return hit

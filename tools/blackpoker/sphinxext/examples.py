@@ -109,7 +109,8 @@ def play(rules: Rules, scenario: Scenario) -> PlayedExample:
     except Exception:  # a scenario about a refused setup has no starting position to draw
         start = None
     before = board_svg(start, f"例「{scenario.title}」のはじめの局面") if start is not None else ""
-    after = board_svg(result.state, f"例「{scenario.title}」の結果の局面") if result.state is not None and before else ""
+    after = (board_svg(result.state, f"例「{scenario.title}」の結果の局面", before=start)
+             if result.state is not None and start is not None else "")
     return PlayedExample(str(Path(scenario.path).resolve()), scenario.title, str(scenario.section), lines, checks,
                          transcript, before, after)
 
