@@ -94,6 +94,7 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
 
 
 def availability(ctx: Context, e: Entry, *, frames_only: bool = False) -> None:
+    """An entry is in formats or in frames, never both: the two lists are kept apart in the definitions."""
     # present = not blank, as ctx.text reads it (format: " " or an empty frame: is absent, not a crash)
     has_format, has_frame = ctx.text(e, "format") is not None, ctx.text(e, "frame") is not None
     if has_format == has_frame or (frames_only and not has_frame):
@@ -110,6 +111,8 @@ def availability(ctx: Context, e: Entry, *, frames_only: bool = False) -> None:
 
 
 def versions(ctx: Context, e: Entry, *, required: bool = False) -> None:
+    """``since``/``update`` as ``introduced``/``updated``; an update without a since has no history to extend, so it
+    is an error."""
     d = e.data
     since = ctx.mapped(e, "since", cv.read_version, required=required)
     if since:
@@ -136,6 +139,7 @@ def versions(ctx: Context, e: Entry, *, required: bool = False) -> None:
 
 
 def prose(ctx: Context, e: Entry) -> None:
+    """The story, the flavour text and its speaker, kept as written."""
     for official, ours in PROSE:
         value = ctx.text(e, official)
         if value:
@@ -143,6 +147,7 @@ def prose(ctx: Context, e: Entry) -> None:
 
 
 def key_card(ctx: Context, e: Entry, key: str, *, required: bool = True) -> str | None:
+    """A key-card text in the canonical form the checks require, noting what was normalised."""
     result = ctx.mapped(e, key, cv.read_key_card, required=required)
     if result is None:
         return None
@@ -166,6 +171,7 @@ def target(ctx: Context, e: Entry, key: str) -> str | None:
 
 
 def action(ctx: Context, e: Entry) -> None:
+    """One act.yaml action as our definition."""
     d = e.data
     availability(ctx, e)
     identity(ctx, e, "act")
@@ -201,6 +207,7 @@ def action(ctx: Context, e: Entry) -> None:
 
 
 def character(ctx: Context, e: Entry) -> None:
+    """One character as our definition."""
     d = e.data
     availability(ctx, e)
     identity(ctx, e, "char")
@@ -221,6 +228,7 @@ def character(ctx: Context, e: Entry) -> None:
 
 
 def fog(ctx: Context, e: Entry) -> None:
+    """One fog as our definition."""
     d = e.data
     availability(ctx, e)
     identity(ctx, e, "fog")
@@ -235,6 +243,7 @@ def fog(ctx: Context, e: Entry) -> None:
 
 
 def trump(ctx: Context, e: Entry) -> None:
+    """One trump as our definition (trumps belong to frames only)."""
     d = e.data
     availability(ctx, e, frames_only=True)
     identity(ctx, e, "trump")
