@@ -56,7 +56,9 @@ def test_every_board_fits_a_phone_column_at_11_px() -> None:
     rules = load_rules()
     for path in sorted((SCENARIOS / "examples").glob("*.yaml"))[:25]:
         scenario = load_scenario(path, rules)
-        svg = board_svg(run_scenario(rules, scenario).state, "結果", before=build_start(scenario, rules))
+        end = run_scenario(rules, scenario).state
+        assert end is not None
+        svg = board_svg(end, "結果", before=build_start(scenario, rules))
         width = float(re.search(r'viewBox="0 0 ([0-9.]+) ', svg).group(1))  # type: ignore[union-attr]
         assert width <= 358 and min(_sizes(svg)) >= 11, path.name
         assert re.search(r"--bp-min-width:(\d+)px", svg).group(1) == f"{width:.0f}"  # type: ignore[union-attr]
@@ -67,6 +69,7 @@ def test_what_changed_is_marked_and_the_graveyard_is_counted() -> None:
     rules = load_rules()
     scenario = load_scenario(next((SCENARIOS / "examples").glob("e21a-*.yaml")), rules)
     start, end = build_start(scenario, rules), run_scenario(rules, scenario).state
+    assert end is not None
     before, after = board_svg(start, "はじめ"), board_svg(end, "結果", before=start)
     assert 'stroke="#c2410c"' not in before and "はじめから変わったところ" not in " ".join(_texts(before))
     assert 'stroke="#c2410c"' in after and "太い枠・→: はじめから変わったところ" in _texts(after)

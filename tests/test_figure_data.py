@@ -11,7 +11,7 @@ import pytest
 from blackpoker import load_rules
 from blackpoker.core.cards import parse_card
 from blackpoker.core.model import Rules
-from blackpoker.render.figures import layout_svg, play_scene_svg
+from blackpoker.render.figure_svg import layout_svg, play_scene_svg
 
 CARD = re.compile(r">((?:♠|♡|◇|♣)(?:10|[2-9AJQK]))<")
 
