@@ -89,7 +89,16 @@ def play(rules: Rules, scenario: Scenario) -> PlayedExample:
         failed = [e for e in result.expectations if not e.passed]
         detail = "\n".join(f"  {e.line()}" for e in failed) or "  (no expectation was checked)"
         raise ExampleFailed(f"{scenario.path}: the example 「{scenario.title}」 no longer holds:\n{detail}")
-    transcript = tuple(line for line in result.transcript if not line.startswith("# "))
+    from blackpoker.render.board import ability_lines, board_svg
+    from blackpoker.sim.scenario import build_start
+    try:
+        start = build_start(scenario, rules)
+    except Exception:  # a scenario about a refused setup has no starting position to draw
+        start = None
+    # an example of 6.4.2 is about the abilities it starts with: the play-by-play opens with them
+    abilities = ability_lines(start) if start is not None else []
+    opening = ("はじめに有効な能力(古い順):", *("　" + line for line in abilities)) if abilities else ()
+    transcript = opening + tuple(line for line in result.transcript if not line.startswith("# "))
     checks = tuple(e.line() for e in result.expectations)
     lines = tuple(line for line in transcript if not _is_check(line))
     # the checks the play-by-play does not show where they were made (a refused decision's rule): after it
@@ -102,12 +111,6 @@ def play(rules: Rules, scenario: Scenario) -> PlayedExample:
             rest.append(check)
     if rest:
         transcript += ("その他の確認 (拒否された判断など):", *("　" + check for check in rest))
-    from blackpoker.render.board import board_svg
-    from blackpoker.sim.scenario import build_start
-    try:
-        start = build_start(scenario, rules)
-    except Exception:  # a scenario about a refused setup has no starting position to draw
-        start = None
     before = board_svg(start, f"例「{scenario.title}」のはじめの局面") if start is not None else ""
     after = (board_svg(result.state, f"例「{scenario.title}」の結果の局面", before=start)
              if result.state is not None and start is not None else "")
