@@ -57,7 +57,7 @@ def test_every_board_fits_a_phone_column_at_11_px() -> None:
     for path in sorted((SCENARIOS / "examples").glob("*.yaml"))[:25]:
         scenario = load_scenario(path, rules)
         end = run_scenario(rules, scenario).state
-        assert end is not None
+        assert end is not None, path.name
         svg = board_svg(end, "結果", before=build_start(scenario, rules))
         width = float(re.search(r'viewBox="0 0 ([0-9.]+) ', svg).group(1))  # type: ignore[union-attr]
         assert width <= 358 and min(_sizes(svg)) >= 11, path.name

@@ -14,9 +14,9 @@ import pytest
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.paths import DEFINITIONS, ROOT
+from blackpoker.infra.fsutil import remove_tree
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import MARKER, BuildError, OutputRefused, Step, build
-from blackpoker.pipeline.fsutil import remove_tree
 
 
 def _names(definitions: Path, staging: Path) -> tuple[list[Path], str]:

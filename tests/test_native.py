@@ -168,3 +168,19 @@ def test_the_policies_play_the_same_games_compiled_and_from_the_sources() -> Non
                            env=dict(environ, **({native.PURE_VARIABLE: "1"} if pure else {}))).stdout
             for pure in (False, True)]
     assert runs[0] == runs[1] and runs[0].count("'") == 8
+
+
+def test_every_frozen_record_lives_in_a_compiled_module() -> None:
+    """A class the interpreter defines cannot inherit from a compiled one: a subclass of ``Frozen`` outside
+    ``native.COMPILED`` would raise TypeError only when the simulator runs compiled."""
+    import ast
+
+    outside = []
+    for path in sorted((native.PACKAGE).rglob("*.py")):
+        module = ".".join(path.relative_to(native.PACKAGE.parent).with_suffix("").parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        classes = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+        for node in classes:
+            if module not in native.COMPILED and any(isinstance(b, ast.Name) and b.id == "Frozen" for b in node.bases):
+                outside.append(f"{module}.{node.name}")
+    assert outside == []

@@ -13,7 +13,7 @@ from blackpoker import load_rules
 from blackpoker.cli.main import cli
 from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.core.model import Rules
-from blackpoker.sim import gaps
+from blackpoker.sim import frames, gaps, observe
 from blackpoker.sim.abilities import all_labels
 from blackpoker.sim.frames import SetupChoice, SetupError
 from blackpoker.sim.observe import observation
@@ -153,8 +153,8 @@ def test_extra_self_play_resolves_every_frame_action(rules: Rules) -> None:
 
 
 def test_check_reports_a_frame_without_setup_or_a_zone_without_view(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(gaps.SETUPS, "pack")
-    monkeypatch.delitem(gaps.VIEWS, "rare")
+    monkeypatch.delitem(frames.SETUPS, "pack")
+    monkeypatch.delitem(observe.VIEWS, "rare")
     assert gaps.missing_effects(rules) == ["frame 'pack' has no setup in the simulator",
                                            "zone 'rare' has no disclosure view in the simulator"]
 
