@@ -134,3 +134,23 @@ def test_a_dark_device_gets_dark_pages_everywhere(browser: Any, site: Path) -> N
             return [paint(p), getComputedStyle(p).color]; }""")
         assert _luminance(ground) < 0.25 and _luminance(ink) > 0.45, (path.name, ground, ink)
     context.close()
+
+
+def test_the_balance_report_is_dark_on_a_dark_phone_with_its_plots_on_paper(browser: Any, tmp_path: Path) -> None:
+    """Issue 22, item 8: the balance report follows a dark device (its plots keep their white paper) and a phone
+    never scrolls the page sideways."""
+    from click.testing import CliRunner
+
+    from blackpoker.cli.main import cli
+    out = CliRunner().invoke(cli, ["sim", "balance", "--regulation", "lite", "--policies", "greedy,random",
+                                   "--games", "2", "--workers", "1", "--out", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    page = context.new_page()
+    page.goto((tmp_path / "report.html").as_uri())
+    ground, ink, plot, wide = page.evaluate("""() => [getComputedStyle(document.body).backgroundColor,
+        getComputedStyle(document.body).color, getComputedStyle(document.querySelector('figure svg')).backgroundColor,
+        document.documentElement.scrollWidth]""")
+    context.close()
+    assert _luminance(ground) < 0.25 and _luminance(ink) > 0.6 and plot == "rgb(255, 255, 255)", (ground, ink, plot)
+    assert wide <= 390

@@ -580,3 +580,17 @@ def test_every_visible_and_accessible_label_is_japanese(site: Path) -> None:
         text = re.sub(r"<svg class=\"bp-svg.*?</svg>", "", path.read_text(encoding="utf-8"), flags=re.S)
         found = sorted(set(english.findall(text)) - {'title="BlackPoker"'})
         assert not found, (path.name, found[:5])
+
+
+def test_the_rulebook_links_to_the_hub_and_each_entry_to_its_list_entry(site: Path, rules: Rules) -> None:
+    """Issue 22, item 6: one site: every rulebook page's sidebar leads to the action lists' hub, and every entry to
+    its own entry in the full list (a frame's entry with its frame chosen); the anchors exist there."""
+    for path in sorted(site.glob("*.html")):
+        assert 'href="actionlist/index.html"' in path.read_text(encoding="utf-8"), path.name
+    links = set()
+    for name in ("format", "frame"):
+        links |= set(re.findall(r'<a class="reference external" href="(actionlist/html/all\.html[^"]*)">アクションリストで見る</a>',
+                                page(site, name)))
+    assert len(links) >= len(rules.actions) + len(rules.characters)
+    assert "actionlist/html/all.html#act-generation-change" in links
+    assert any(link.startswith("actionlist/html/all.html?frame=") for link in links)

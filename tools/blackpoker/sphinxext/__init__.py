@@ -73,7 +73,14 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
                              "author": ed.author, "release": ed.release, "copyright": ed.copyright}
 
 
+# furo's sidebar with the action lists' hub after the contents (the book's basic theme has no sidebar)
+SIDEBARS = ["sidebar/brand.html", "sidebar/search.html", "sidebar/scroll-start.html", "sidebar/navigation.html",
+            "sidebar/lists.html", "sidebar/scroll-end.html"]
+
+
 def _builder_inited(app: Sphinx) -> None:
+    if app.builder.name == "html" and app.config.html_theme == "furo":
+        app.config.html_sidebars = {"**": SIDEBARS}
     if app.builder.name == "singlehtml":
         app.add_css_file("print.css")
         # The single page is only the book's source: a search index for it would be thrown away, and
