@@ -166,12 +166,22 @@ FOLIO_CSS = "@page { @top-left { content: none; } @top-right { content: none; } 
 FOLIO_SPARE = 16  # pages the index usually takes at most: the folio is made early for them, and again if it takes more
 
 
-def _render(html: str, base_url: str, cache_dir: str, key: str) -> Part:
-    """Render one part of the book into the cache, its links to the site's files made relative (in a worker)."""
+_SITE = re.compile(r'<meta name="bp-site" content="([^"]+)"')
+
+
+def site_of(page: str) -> str | None:
+    """The published site's address the Sphinx extension put in the page (none when the ruleset has none)."""
+    found = _SITE.search(page)
+    return html_lib.unescape(found.group(1)) if found else None
+
+
+def _render(html: str, base_url: str, cache_dir: str, key: str, site: str | None = None) -> Part:
+    """Render one part of the book into the cache, its links to the site's files made absolute under the
+    published ``site`` (relative without one), in a worker."""
     from blackpoker.render.pdfparts import relative_links
 
     data, info = render_part(html, base_url)
-    return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url), info)
+    return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url, site), info)
 
 
 class BookBuilder:
@@ -183,7 +193,8 @@ class BookBuilder:
         self.source = split_single_page(single.read_text(encoding="utf-8"))
         styles = sorted(set(STYLESHEET.findall(self.source.before)))
         css = "".join((single.parent / s).read_text(encoding="utf-8") for s in styles if (single.parent / s).is_file())
-        self.salt = digest(css, engine_version())
+        self.site = site_of(self.source.before)
+        self.salt = digest(css, engine_version(), self.site or "")
         self.used: list[str] = []
 
     def part(self, kind: str, html: str, priority: float = URGENT) -> Future[Part]:
@@ -191,7 +202,7 @@ class BookBuilder:
         self.used.append(key)
         cached = self.cache.get(key)
         return done(cached) if cached is not None else self.runner.submit(
-            _render, html, self.base_url, str(self.cache.dir), key, priority=priority, then=URGENT)
+            _render, html, self.base_url, str(self.cache.dir), key, self.site, priority=priority, then=URGENT)
 
     def build(self, target: Path, booklet: Path | None = None) -> PartInfo:
         """Write the book to ``target`` (and its ``booklet``); returns where its anchors and bookmarks are."""
@@ -256,4 +267,5 @@ def join_book(parts: list[Part], target: Path, folio: Part, front_pages: int, bo
 def render_pdf(html: Path, pdf: Path) -> None:
     """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
     base = html.parent.resolve().as_uri() + "/"
-    write_atomic(pdf, relative_links(layout(html.read_text(encoding="utf-8"), base).write_pdf(), base))
+    text = html.read_text(encoding="utf-8")
+    write_atomic(pdf, relative_links(layout(text, base).write_pdf(), base, site_of(text)))

@@ -78,11 +78,20 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     for name in ("docstitle", "shorttitle", "project"):
         if isinstance(context.get(name), str):
             context[name] = Markup.escape(context[name])
+    if ed.site:  # the printed book links to the site's other files at their published address (render/book.py)
+        context["metatags"] = Markup(context.get("metatags", "")) + Markup('<meta name="bp-site" content="{}">').format(ed.site)
     context["bp_edition"] = {"title": ed.title, "subtitle": ed.subtitle, "edition": ed.edition,
                              "author": ed.author, "release": ed.release, "copyright": ed.copyright}
 
 
+# furo's sidebar with the action lists' hub after the contents (the book's basic theme has no sidebar)
+SIDEBARS = ["sidebar/brand.html", "sidebar/search.html", "sidebar/scroll-start.html", "sidebar/navigation.html",
+            "sidebar/lists.html", "sidebar/scroll-end.html"]
+
+
 def _builder_inited(app: Sphinx) -> None:
+    if app.builder.name == "html" and app.config.html_theme == "furo":
+        app.config.html_sidebars = {"**": SIDEBARS}
     if app.builder.name == "singlehtml":
         app.add_css_file("print.css")
         # The single page is only the book's source: a search index for it would be thrown away, and
@@ -183,6 +192,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", search.load_words)
     app.connect("build-finished", search.save_words)
     app.connect("build-finished", labels.fill_script_labels)
+    app.connect("build-finished", labels.fix_fixed_labels)
     app.connect("html-page-context", _page_context)
     app.connect("doctree-read", _remember_inputs)
     app.connect("doctree-read", index.add_term_entries)

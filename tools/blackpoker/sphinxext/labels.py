@@ -24,7 +24,43 @@ LABELS = {
     "Made with ": "テーマ: ",
     "Search": "検索",
     "Index": "索引",
+    # Sphinx's own permalinks (its Japanese catalogue lacks these newer messages) and the theme's footer
+    "Link to this heading": "この見出しへのリンク",
+    "Link to this image": "この図へのリンク",
+    "Link to this table": "この表へのリンク",
+    "Link to this code": "このコードへのリンク",
+    "Link to this definition": "この定義へのリンク",
+    "Copyright": "著作権表示",
+    "Copyright &#169; %(copyright)s": "&#169; %(copyright)s",
 }
+
+# what the theme writes into its templates without a message id: accessible names and icon titles, replaced in
+# every page the build wrote (the exact markup, so nothing else can match)
+FIXED = {
+    'aria-label="Toggle site navigation sidebar"': 'aria-label="目次サイドバーの開閉"',
+    'aria-label="Toggle table of contents sidebar"': 'aria-label="ページ内目次の開閉"',
+    'aria-label="Toggle Light / Dark / Auto color theme"': 'aria-label="表示の切り替え(ライト/ダーク/自動)"',
+    "<title>Menu</title>": "<title>メニュー</title>",
+    "<title>Contents</title>": "<title>目次</title>",
+    "<title>Expand</title>": "<title>開く</title>",
+    "<title>Light mode</title>": "<title>ライトモード</title>",
+    "<title>Dark mode</title>": "<title>ダークモード</title>",
+    "<title>Auto light/dark, in light mode</title>": "<title>自動(今はライト)</title>",
+    "<title>Auto light/dark, in dark mode</title>": "<title>自動(今はダーク)</title>",
+}
+
+
+def fix_fixed_labels(app: Sphinx, exception: BaseException | None) -> None:
+    """``build-finished``: the theme's fixed English names in Japanese, in every HTML page of the output."""
+    if exception is not None or app.config.language != "ja":
+        return
+    for page in Path(app.outdir).glob("**/*.html"):
+        text = page.read_text(encoding="utf-8")
+        fixed = text
+        for english, japanese in FIXED.items():
+            fixed = fixed.replace(english, japanese)
+        if fixed != text:
+            write_atomic(page, fixed)
 
 
 def add_japanese_labels(app: Sphinx) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from docutils import nodes
+from sphinx import addnodes
 
 from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
 from blackpoker.core.field_labels import FIELD_LABELS as FIELD
@@ -109,6 +110,14 @@ class ListDirective(RulesDirective):
         title["ids"].extend(official_anchors(e))
         box += r.search_entry(e.name, label)
         box += title
+        if not isinstance(e, Frame):  # on the site, the entry in the action list (a frame's: with its frame)
+            frames = getattr(e, "frames", ())
+            query = f"?frame={frames[0]}" if frames else ""
+            link = nodes.paragraph(classes=["bp-list-link"])
+            link += nodes.reference("", "アクションリストで見る", refuri=f"actionlist/html/all.html{query}#{label}")
+            on_site = addnodes.only(expr="not singlehtml")
+            on_site += link
+            box += on_site
         return box
 
     def badges(self, e: Action | Character | Fog | Trump, *parts: str) -> nodes.paragraph:
