@@ -21,7 +21,7 @@ EXIT_INTERNAL = 70
 
 definitions_argument = click.argument(
     "directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=None)
-DEFAULT_HELP = "default: definitions/ in the current folder, else the repository's"
+DEFAULT_HELP = "default: definitions/ in the current folder, else the v8.1 definitions the toolkit carries"
 definitions_option = click.option(
     "--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
     help=f"The definitions folder: the rules to read ({DEFAULT_HELP}).")
@@ -29,7 +29,7 @@ definitions_option = click.option(
 
 def definitions_folder(directory: Path | None, option: str = "--definitions") -> Path:
     """The definitions folder every command reads: the one given, else ``definitions/`` in the current folder,
-    else the repository's. One error for all when it is not there (exit 2)."""
+    else the v8.1 definitions the toolkit carries. One error for all when it is not there (exit 2)."""
     if directory is None:
         local = Path("definitions")
         directory = local if local.is_dir() else DEFINITIONS
