@@ -589,3 +589,24 @@ def test_an_entry_the_base_knows_by_its_official_id_keeps_the_base_s_id(tmp_path
     (summon,) = [a for a in result.files["actions.yaml"]["actions"] if a["name"] == "兵士召喚"]
     assert (summon["id"], summon["official_id"]) == ("soldier-summon", "summonsSoldier")
     assert result.files["characters.yaml"]["characters"][0]["summoned_by"] == ["soldier-summon"]
+
+
+def test_a_frame_named_nowhere_is_kept_without_a_layout_and_round_trips(tmp_path: Path) -> None:
+    """A frame neither frame.yaml nor the base knows: a named frame without setup or zones of its own, a warning;
+    the files still come back byte for byte."""
+    shutil.copytree(OFFICIAL / "minimal", tmp_path / "official")
+    act_frame = tmp_path / "official" / "act-frame.yaml"
+    text = act_frame.read_text(encoding="utf-8")
+    assert text.count("        ・パック\n") == 1
+    act_frame.write_text(text.replace("        ・パック\n", "        ・パック\n        ・ギャラクシー\n"), encoding="utf-8")
+    result = run("import", "official", "-o", "defs", "--base", str(DEFINITIONS), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "warning: actList[0].acts[0].frame: frame 'ギャラクシー' is neither in frame.yaml nor in the base " \
+           "definitions: kept as a named frame without a layout" in result.stderr
+    rules = load_rules(tmp_path / "defs")
+    galaxy = next(f for f in rules.frames if f.name == "ギャラクシー")
+    assert (galaxy.setup, galaxy.reading, galaxy.actions) == ((), "ぎゃらくしー", ("pack-open",))
+    back = run("export", "defs", "--format", "official", "-o", "back", cwd=tmp_path)
+    assert back.returncode == 0, back.stderr
+    for name in ("act.yaml", "act-frame.yaml", "frame.yaml"):
+        assert (tmp_path / "back" / name).read_bytes() == (tmp_path / "official" / name).read_bytes(), name
