@@ -22,6 +22,7 @@ import yaml
 
 from blackpoker.official.yamltext import dump
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's marks carry the same character indexes
 ID_KEYS = ("actId", "charId", "fogId", "trumpId", "frameId")
 GROUP_LISTS = {"actList": "acts", "charList": "chars", "fogList": "fogs", "trumpList": "trumps"}
 LIST_OF = {"actId": "actList", "charId": "charList", "fogId": "fogList", "trumpId": "trumpList", "frameId": "frames"}
@@ -58,7 +59,7 @@ def splice(original: str, old: dict[str, Any], new: dict[str, Any], order: dict[
     applied. ``old_all``/``new_all`` hold every file's entries by identity, so an entry the export places in
     another file still counts as unchanged; ``order`` gives each entry kind's official field order (for a
     field that is added)."""
-    root = yaml.compose(original, Loader=yaml.SafeLoader)
+    root = yaml.compose(original, Loader=_LOADER)
     if not isinstance(root, yaml.MappingNode):
         return dump(new)
     text = _Text(original)
@@ -170,7 +171,7 @@ class _Text:
 
     def replace(self, node: yaml.Node, value: Any, indent: int) -> _Edit:
         """The value's span rewritten in the style the original used, where it can hold the new value."""
-        style = node.style if isinstance(node, yaml.ScalarNode) else None
+        style = (node.style or None) if isinstance(node, yaml.ScalarNode) else None  # libyaml: '' for plain
         end = self.value_end(node)
         if style in ("|", ">") and isinstance(value, str):
             header = self.text[node.start_mark.index:self.text.index("\n", node.start_mark.index)]
