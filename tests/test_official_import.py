@@ -483,8 +483,8 @@ def test_import_writes_a_folder_that_checks_and_says_what_it_converted(tmp_path:
     assert result.stdout == ""
     summary = result.stderr.splitlines()[-1]
     assert summary == ("full → defs: 4 frames, 6 format actions, 5 frame actions, 3 characters, 2 fogs, 3 trumps, "
-                       "6 rulings kept from the base, 12 rulings left out; 27 values normalised (notes above)")
-    assert sum(line.startswith("note: full/") for line in result.stderr.splitlines()) == 27
+                       "6 rulings kept from the base, 12 rulings left out; 33 values normalised (notes above)")
+    assert sum(line.startswith("note: full/") for line in result.stderr.splitlines()) == 33
     assert ("note: rulings.yaml: ruling 'pack-lite-clause' kept from the base for frame:pack: check that it still "
             "applies to the imported text") in result.stderr.splitlines()
     assert (tmp_path / "defs" / ".blackpoker-import").is_file()

@@ -66,6 +66,12 @@ def test_every_entry_imports_with_headers_and_trump_data(imported: tuple[Path, s
     # a missing ruby: the base's reading, else from the name, else a warning
     assert rules.action("damage-judgement").reading == "だめーじはんてい"
     assert "trumpName: no ruby, and neither the base nor the name '革命' gives a reading" in result.stderr
+    # every value normalised for our definitions is a located note: numbers read as text, the final line break
+    # of a | block, spaces at the end of an effect's lines
+    assert "charList[0].chars[0].charSize: the number 11 read as the text '11'" in result.stderr
+    assert "trumps[0].trumpAbility: spaces or line breaks around the text dropped (the final line break of a | " \
+           "block)" in result.stderr
+    assert "actList[2].acts[9].actEffect: spaces at the end of line 2, 3, 7 dropped" in result.stderr
     # the rulings left out are named, one per line
     left = [line for line in result.stderr.splitlines() if line.endswith(": left out")]
     assert len(left) == 2 and all(line.startswith("note: rulings.yaml: ruling ") for line in left)
