@@ -108,13 +108,18 @@ class Context:
         self._noted: set[tuple[str, tuple[PathPart, ...], str]] = set()
 
     def error(self, src: SourceFile, path: tuple[PathPart, ...], message: str, *, key: bool = False) -> None:
+        """A located problem in an official file: every problem of an import names its file, line and column there."""
         self.result.errors.append(src.error(path, message, key=key))
 
     def warn(self, src: SourceFile, path: tuple[PathPart, ...], message: str) -> None:
+        """A located warning: the import goes on (a missing picture or ruby, a frame from the base, what the
+        simulator will not cover), but the maintainer should look."""
         e = src.error(path, message)
         self.result.warnings.append(DefinitionWarning(e.file, e.line, e.column, e.path, e.message))
 
     def note(self, src: SourceFile, path: tuple[PathPart, ...], note: cv.Normalised | None) -> None:
+        """A located note of a normalisation (same meaning, canonical form), so the maintainer sees every text the
+        import changed."""
         if note is not None:
             self.result.normalised += 1
             line, column = src.locate(path)
@@ -163,6 +168,8 @@ class Context:
             raise Skip from None
 
     def enum(self, e: Entry, key: str, allowed: dict[str, str] | tuple[str, ...]) -> str:
+        """A required field with a closed set of values, mapped to ours; anything else is a located error listing
+        the values allowed."""
         def pick(value: str) -> str:
             if value not in allowed:
                 raise cv.Unmappable(f"'{value}' is not one of " + ", ".join(f"'{a}'" for a in allowed))
@@ -171,6 +178,7 @@ class Context:
 
     def unknown_keys(self, src: SourceFile, path: tuple[PathPart, ...], raw: dict[str, Any],
                      known: tuple[str, ...]) -> None:
+        """Every field the import does not know is an error, never dropped in silence."""
         for key in raw:
             if key not in known:
                 extra = " (actS is the legacy flag of old templates: actSpeed says 即時)" if key == "actS" else ""

@@ -94,6 +94,7 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
 
 
 def availability(ctx: Context, e: Entry, *, frames_only: bool = False) -> None:
+    """An entry is in formats or in frames, never both: the two lists are kept apart in the definitions."""
     has_format, has_frame = e.raw.get("format") is not None, e.raw.get("frame") is not None
     if has_format == has_frame or (frames_only and not has_frame):
         ctx.error(e.src, e.path, "expected frames (frame: ・…)" if frames_only else
@@ -109,6 +110,8 @@ def availability(ctx: Context, e: Entry, *, frames_only: bool = False) -> None:
 
 
 def versions(ctx: Context, e: Entry, *, required: bool = False) -> None:
+    """``since``/``update`` as ``introduced``/``updated``; an update without a since has no history to extend, so it
+    is an error."""
     d = e.data
     since = ctx.mapped(e, "since", cv.read_version, required=required)
     if since:
@@ -135,6 +138,7 @@ def versions(ctx: Context, e: Entry, *, required: bool = False) -> None:
 
 
 def prose(ctx: Context, e: Entry) -> None:
+    """The story, the flavour text and its speaker, kept as written."""
     for official, ours in PROSE:
         value = ctx.text(e, official)
         if value:
@@ -142,6 +146,7 @@ def prose(ctx: Context, e: Entry) -> None:
 
 
 def key_card(ctx: Context, e: Entry, key: str, *, required: bool = True) -> str | None:
+    """A key-card text in the canonical form the checks require, noting what was normalised."""
     result = ctx.mapped(e, key, cv.read_key_card, required=required)
     if result is None:
         return None
@@ -165,6 +170,7 @@ def target(ctx: Context, e: Entry, key: str) -> str | None:
 
 
 def action(ctx: Context, e: Entry) -> None:
+    """One act.yaml action as our definition."""
     d = e.data
     availability(ctx, e)
     identity(ctx, e, "act")
@@ -203,6 +209,7 @@ def action(ctx: Context, e: Entry) -> None:
 
 
 def character(ctx: Context, e: Entry) -> None:
+    """One character as our definition."""
     d = e.data
     availability(ctx, e)
     identity(ctx, e, "char")
@@ -223,6 +230,7 @@ def character(ctx: Context, e: Entry) -> None:
 
 
 def fog(ctx: Context, e: Entry) -> None:
+    """One fog as our definition."""
     d = e.data
     availability(ctx, e)
     identity(ctx, e, "fog")
@@ -237,6 +245,7 @@ def fog(ctx: Context, e: Entry) -> None:
 
 
 def trump(ctx: Context, e: Entry) -> None:
+    """One trump as our definition (trumps belong to frames only)."""
     d = e.data
     availability(ctx, e, frames_only=True)
     identity(ctx, e, "trump")

@@ -43,6 +43,8 @@ def import_official(official: OfficialFiles, base: Path) -> ImportResult:
 
 
 def header(ctx: Context, name: str) -> dict[str, str] | None:
+    """A file's header (``version.json``, or the ``data:`` of a YAML file): where the edition's version and date
+    come from."""
     src = ctx.official.sources.get(name)
     if src is None:
         return None
