@@ -33,6 +33,9 @@ def definitions_folder(directory: Path | None, option: str = "--definitions") ->
     if directory is None:
         local = Path("definitions")
         directory = local if local.is_dir() else DEFINITIONS
+        if directory is DEFINITIONS and not local.is_dir():  # said, never silent: the rules read are not here
+            click.echo(f"note: no definitions/ here: reading the definitions the toolkit carries ({DEFINITIONS}); "
+                       f"give others with {option} DIR", err=True)
     if not directory.is_dir():
         click.echo(f"{directory}: no such definitions folder; expected a folder of definitions (ruleset.yaml, "
                    f"actions.yaml …): give it with {option} DIR", err=True)
