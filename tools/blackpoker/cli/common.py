@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from blackpoker.core.errors import DefinitionErrors, DefinitionWarning
+from blackpoker.core.errors import DefinitionErrors, DefinitionWarning, printable
 from blackpoker.core.paths import DEFINITIONS
 
 if TYPE_CHECKING:
@@ -27,6 +27,12 @@ definitions_option = click.option(
     help=f"The definitions folder: the rules to read ({DEFAULT_HELP}).")
 
 
+def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` for everything the command line prints: through :func:`printable`, so no text from an input
+    (a name, a file name, an exception's message) can reach the terminal as a control sequence."""
+    click.echo(printable(str(message), newlines=True), err=err, nl=nl)
+
+
 def definitions_folder(directory: Path | None, option: str = "--definitions") -> Path:
     """The definitions folder every command reads: the one given, else ``definitions/`` in the current folder,
     else the v8.1 definitions the toolkit carries. One error for all when it is not there (exit 2)."""
@@ -37,7 +43,7 @@ def definitions_folder(directory: Path | None, option: str = "--definitions") ->
             click.echo(f"note: no definitions/ here: reading the definitions the toolkit carries ({DEFINITIONS}); "
                        f"give others with {option} DIR", err=True)
     if not directory.is_dir():
-        click.echo(f"{directory}: no such definitions folder; expected a folder of definitions (ruleset.yaml, "
+        echo(f"{directory}: no such definitions folder; expected a folder of definitions (ruleset.yaml, "
                    f"actions.yaml …): give it with {option} DIR", err=True)
         sys.exit(EXIT_DATA_ERROR)
     return directory
@@ -53,9 +59,9 @@ def one_folder(argument: Path | None, option: Path | None) -> Path | None:
 def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
     """Print every problem as file:line:col and exit 2."""
     for error in exc.errors:
-        click.echo(str(error), err=True)
+        echo(str(error), err=True)
     n = len(exc.errors)
-    click.echo(f"{n} problem{'s' if n != 1 else ''} found in the definitions.", err=True)
+    echo(f"{n} problem{'s' if n != 1 else ''} found in the definitions.", err=True)
     sys.exit(EXIT_DATA_ERROR)
 
 
@@ -81,8 +87,8 @@ def load(directory: Path | None, *, simulator: bool = False, quiet_warnings: boo
 def report_warnings(warnings: Sequence[DefinitionWarning]) -> None:
     """Print every warning as file:line:col: warning: …, then how many and why they are not errors."""
     for warning in warnings:
-        click.echo(str(warning), err=True)
+        echo(str(warning), err=True)
     if warnings:
         n = len(warnings)
-        click.echo(f"{n} warning{'s' if n != 1 else ''}: the edition declares 'simulated: false', so what the "
+        echo(f"{n} warning{'s' if n != 1 else ''}: the edition declares 'simulated: false', so what the "
                    "simulator does not cover is published but not verified.", err=True)
