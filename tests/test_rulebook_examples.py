@@ -107,6 +107,7 @@ def test_the_verification_report_shows_every_scenario_and_check_linked_both_ways
     assert not re.search(r"\[\{'|': \[|'kind'|True\b|False\b", text)
 
 
+@pytest.mark.build
 def test_a_changed_expectation_fails_the_build(tmp_path: Path) -> None:
     examples = tmp_path / "examples"
     shutil.copytree(EXAMPLES, examples)
@@ -121,6 +122,7 @@ def test_a_changed_expectation_fails_the_build(tmp_path: Path) -> None:
     assert "e01-" in message and "no longer holds" in message and "FAIL stage" in message
 
 
+@pytest.mark.build
 def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os

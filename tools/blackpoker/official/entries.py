@@ -73,7 +73,7 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
     d.update(id=ours, name=ctx.text(e, f"{prefix}Name", required=True))
     if cv.camel(ours) != official:
         d["official_id"] = official
-    if "ruby" in e.raw and e.raw["ruby"] is not None:
+    if ctx.text(e, "ruby") is not None:  # a blank ruby is no ruby, as for every text field
         reading, note = ctx.mapped(e, "ruby", lambda r: cv.read_reading(r, d["name"]))
         ctx.note(e.src, e.path + ("ruby",), note)
         d["reading"] = reading
@@ -95,7 +95,8 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
 
 def availability(ctx: Context, e: Entry, *, frames_only: bool = False) -> None:
     """An entry is in formats or in frames, never both: the two lists are kept apart in the definitions."""
-    has_format, has_frame = e.raw.get("format") is not None, e.raw.get("frame") is not None
+    # present = not blank, as ctx.text reads it (format: " " or an empty frame: is absent, not a crash)
+    has_format, has_frame = ctx.text(e, "format") is not None, ctx.text(e, "frame") is not None
     if has_format == has_frame or (frames_only and not has_frame):
         ctx.error(e.src, e.path, "expected frames (frame: ・…)" if frames_only else
                   "expected either format (lite,std,pro,mast) or frame (・パック …), not both")
@@ -201,6 +202,9 @@ def action(ctx: Context, e: Entry) -> None:
     if aim:
         d["target"] = aim
     d["effect"] = ctx.mapped(e, "actEffect", read_effect, required=True)
+    spaced = [n for n, line in enumerate(str(e.raw["actEffect"]).strip().splitlines(), 1) if line != line.rstrip()]
+    if spaced:
+        ctx.note_once(e, "actEffect", f"spaces at the end of line {', '.join(map(str, spaced))} dropped")
     prose(ctx, e)
     versions(ctx, e)
 

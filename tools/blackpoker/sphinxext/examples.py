@@ -31,6 +31,7 @@ from sphinx.errors import SphinxError
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.kinds import anchor
 from blackpoker.core.model import Action, Character, Fog, Rules, Trump
+from blackpoker.sphinx_private import kept
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.ruleset import RulesDirective, without_prose_digest
 
@@ -255,7 +256,7 @@ class ExamplesDirective(RulesDirective):
         section = self.arguments[0]
         folders = self.config.blackpoker_examples
         self.note_definitions(prose=False)
-        examples: Examples = self.env.__dict__.setdefault("bp_examples", Examples())
+        examples: Examples = kept(self.env, "bp_examples", Examples)
         found = examples.of_section(folders, section, self.rules, without_prose_digest(self.env))
         if not found:
             raise self.error(f"no example scenario in {folders} has section '{section}'")
@@ -334,7 +335,7 @@ class VerificationDirective(RulesDirective):
     def run(self) -> list[nodes.Node]:
         folders = self.config.blackpoker_report
         self.note_definitions(prose=False)
-        examples: Examples = self.env.__dict__.setdefault("bp_examples", Examples())
+        examples: Examples = kept(self.env, "bp_examples", Examples)
         every = examples.every(folders, self.rules, without_prose_digest(self.env))
         played = [e for e in every if not e.unverified]
         out: list[nodes.Node] = []

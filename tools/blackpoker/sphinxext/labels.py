@@ -3,19 +3,16 @@
 
 The translations are a message catalogue added with Sphinx's public ``add_message_catalog`` under Sphinx's own
 catalogue name: it is consulted for every message Sphinx's Japanese catalogue lacks (the theme's labels). The
-catalogue is compiled (babel, which Sphinx itself uses) into the build's work folder, never into the source.
+catalogue is compiled (``sphinx_private.write_message_catalog``) into the build's work folder, never into the source.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 from sphinx.application import Sphinx
 
-from blackpoker.infra.fsutil import write_atomic
+from blackpoker.sphinx_private import fill_script_messages, write_message_catalog
 
 # the theme's message ids, exactly as its templates give them
 LABELS = {
@@ -71,13 +68,7 @@ def add_japanese_labels(app: Sphinx) -> None:
     if app.config.language != "ja":
         return
     folder = Path(app.doctreedir) / "labels"
-    target = folder / "ja" / "LC_MESSAGES" / "sphinx.mo"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    catalog = Catalog(locale="ja", domain="sphinx")
-    for message, label in LABELS.items():
-        catalog.add(message, label)
-    with target.open("wb") as f:
-        write_mo(f, catalog)
+    write_message_catalog(folder / "ja" / "LC_MESSAGES" / "sphinx.mo", "ja", "sphinx", LABELS)
     app.add_message_catalog("sphinx", folder)
 
 
@@ -90,16 +81,6 @@ SCRIPT_LABELS = {
 
 
 def fill_script_labels(app: Sphinx, exception: BaseException | None) -> None:
-    """``build-finished``: fill the messages Sphinx's ``translations.js`` for Japanese has empty."""
-    path = Path(app.outdir) / "_static" / "translations.js"
-    if exception is not None or app.config.language != "ja" or not path.is_file():
-        return
-    text = path.read_text(encoding="utf-8")
-    head, _, rest = text.partition("(")
-    body, _, tail = rest.rpartition(")")
-    data = json.loads(body)
-    messages = data["messages"]
-    for message, label in SCRIPT_LABELS.items():
-        if not any(messages.get(message) or ()):
-            messages[message] = [label] if isinstance(messages.get(message), list) else label
-    write_atomic(path, f"{head}({json.dumps(data, ensure_ascii=False, indent=4, sort_keys=True)}){tail}")
+    """``build-finished``: fill the messages Sphinx's catalogue for the page scripts leaves empty in Japanese."""
+    if exception is None and app.config.language == "ja":
+        fill_script_messages(Path(app.outdir), SCRIPT_LABELS)
