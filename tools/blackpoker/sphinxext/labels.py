@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
+from blackpoker.infra.fsutil import write_atomic
 from blackpoker.sphinx_private import fill_script_messages, write_message_catalog
 
 # the theme's message ids, exactly as its templates give them
