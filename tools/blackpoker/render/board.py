@@ -14,9 +14,11 @@ import html
 from blackpoker.core.cards import Card
 from blackpoker.sim.abilities import all_labels, size
 from blackpoker.sim.state import PLAYER_NAMES, Character, GameState
+from blackpoker.sim.text import life_answer
 
 FONT = "'BIZ UDPGothic', 'BIZ UDGothic', 'Noto Sans CJK JP', sans-serif"
 INK, PAPER, RED, MUTED, EDGE, BACK = "#222", "#fff", "#b0202a", "#eef1f5", "#9aa5b5", "#c9d2e0"
+MOVED = "#d97706"  # the outline of a card that moved since the player's last decision (the play page)
 CARD_W, CARD_H = 24, 34
 WIDTH = 400
 SMALLEST_TEXT = 9  # the labels under a soldier: a page never shows them below 11 px (it scrolls sideways)
@@ -28,12 +30,19 @@ def _text(x: float, y: float, text: str, size: int = 10, anchor: str = "start", 
             f'font-weight="{weight}">{html.escape(text)}</text>')
 
 
-def _card(x: float, y: float, card: Card | None, *, face_up: bool = True, driven: bool = False) -> str:
-    """One card with its top-left corner at (x, y); ``driven`` turns it sideways about its centre."""
+def _card(x: float, y: float, card: Card | None, *, face_up: bool = True, driven: bool = False,
+          marked: frozenset[Card] = frozenset()) -> str:
+    """One card with its top-left corner at (x, y); ``driven`` turns it sideways about its centre; a card in
+    ``marked`` (it moved since the reader's last decision) gets a thick outline and a dot."""
     turn = f' transform="rotate(90 {x + CARD_W / 2:.1f} {y + CARD_H / 2:.1f})"' if driven else ""
     fill = PAPER if face_up else BACK
-    out = (f'<g{turn}><rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{CARD_H}" rx="3" fill="{fill}" '
-           f'stroke="{INK}" stroke-width="0.8"/>')
+    moved = card is not None and card in marked
+    stroke = f'stroke="{MOVED}" stroke-width="2.2"' if moved else f'stroke="{INK}" stroke-width="0.8"'
+    mark = ' class="bp-moved"' if moved else ""
+    out = (f'<g{turn}{mark}><rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" '
+           f'height="{CARD_H}" rx="3" fill="{fill}" {stroke}/>')
+    if moved:
+        out += f'<circle cx="{x + CARD_W - 4:.1f}" cy="{y + CARD_H - 4:.1f}" r="2.5" fill="{MOVED}"/>'
     if face_up and card is not None:
         label = str(card)
         colour = RED if label[:1] in "♡◇" else INK
@@ -45,13 +54,14 @@ def _card(x: float, y: float, card: Card | None, *, face_up: bool = True, driven
     return out + "</g>"
 
 
-def _character(state: GameState, ch: Character, x: float, y: float) -> tuple[str, float]:
+def _character(state: GameState, ch: Character, x: float, y: float,
+               marked: frozenset[Card] = frozenset()) -> tuple[str, float]:
     """A character at (x, y); returns its drawing and its width (cards fanned, each corner showing; driven turned)."""
     out = ""
     fan = 18
     for i, card in enumerate(ch.cards):
         cx = x + i * fan + (5 if ch.driven else 0)
-        out += _card(cx, y + (5 if ch.driven else 0), card, face_up=ch.face_up, driven=ch.driven)
+        out += _card(cx, y + (5 if ch.driven else 0), card, face_up=ch.face_up, driven=ch.driven, marked=marked)
     width: float = (len(ch.cards) - 1) * fan + (CARD_H if ch.driven else CARD_W)
     if ch.kind == "soldier":
         out += _text(x, y + CARD_H + 11, f"サイズ {size(state, ch)}", size=9)
@@ -64,35 +74,37 @@ def _character(state: GameState, ch: Character, x: float, y: float) -> tuple[str
     return out, width
 
 
-def _band(state: GameState, player: int, y: float) -> tuple[str, float]:
-    """One player's band from ``y``: a line with the counts and the hand, then the field, with the graveyard's
-    top card and the fog on the right; returns its drawing and its height."""
+def _band(state: GameState, player: int, y: float, *, hand_shown: bool = True,
+          marked: frozenset[Card] = frozenset()) -> tuple[str, float]:
+    """One player's band from ``y``: a line with the counts and the hand (its cards when ``hand_shown``), then the
+    field, with the graveyard's top card and the fog on the right; returns its drawing and its height."""
     p = state.players[player]
     turn = " (ターン)" if state.turn_player == player else ""
     height = 20 + CARD_H + 28
     out = [f'<rect x="4" y="{y:.1f}" width="{WIDTH - 8}" height="{height}" rx="6" fill="{MUTED}" stroke="{EDGE}"/>',
            _text(12, y + 14, f"{PLAYER_NAMES[player]}{turn}", size=11, weight="bold"),
-           _text(90, y + 14, f"ライフ {len(p.life)} 枚 ・ 手札 {len(p.hand)} 枚"
-                             + (f": {''.join(str(c) for c in p.hand)}" if p.hand else ""), size=10)]
+           _text(90, y + 14, (f"ライフ {len(p.life)} 枚" if hand_shown else f"ライフ {life_answer(len(p.life)).rstrip('です')}")
+                 + f" ・ 手札 {len(p.hand)} 枚"
+                             + (f": {''.join(str(c) for c in p.hand)}" if p.hand and hand_shown else ""), size=10)]
     row = y + 20
     right = WIDTH - 12
     if p.fog:
         cards = [c for fog in p.fog for c in fog.cards]
         right -= 27 * (len(cards) - 1) + CARD_W
         for i, card in enumerate(cards):
-            out.append(_card(right + i * 27, row, card))
+            out.append(_card(right + i * 27, row, card, marked=marked))
         out.append(_text(right, row + CARD_H + 11, "フォグ", size=9, fill="#444"))
         right -= 10
     right -= CARD_W
     if p.graveyard:
-        out.append(_card(right, row, p.graveyard[-1]))
+        out.append(_card(right, row, p.graveyard[-1], marked=marked))
     else:
         out.append(f'<rect x="{right:.1f}" y="{row:.1f}" width="{CARD_W}" height="{CARD_H}" rx="3" fill="none" '
                    f'stroke="{EDGE}" stroke-dasharray="3 2"/>')
     out.append(_text(right, row + CARD_H + 11, "墓地", size=9, fill="#444"))
     x = 12.0
     for ch in p.field:
-        drawing, width = _character(state, ch, x, row)
+        drawing, width = _character(state, ch, x, row, marked)
         out.append(drawing)
         x += width + 12
     if not p.field:
@@ -119,16 +131,21 @@ def _stage(state: GameState, y: float) -> tuple[str, float]:
     return "".join(out), 22
 
 
-def board_svg(state: GameState, title: str) -> str:
-    """The whole board: B's band, the stage, A's band (A below, as the book's examples are told from A)."""
+def board_svg(state: GameState, title: str, *, viewer: int | None = None,
+              marked: frozenset[Card] = frozenset()) -> str:
+    """The whole board: B's band, the stage, A's band (A below, as the book's examples are told from A).
+
+    With a ``viewer`` (the play page's player), drawn below, and only what that player may see: the other player's hand as a count
+    and its life as 2.11.1 answers 「ライフは何枚?」 (10枚以上 from ten), and the cards in ``marked`` outlined."""
+    top, bottom = (0, 1) if viewer == 1 else (1, 0)  # the viewer below
     parts, y = [], 4.0
-    drawing, height = _band(state, 1, y)
+    drawing, height = _band(state, top, y, hand_shown=viewer in (None, top), marked=marked)
     parts.append(drawing)
     y += height + 6
     drawing, height = _stage(state, y)
     parts.append(drawing)
     y += height + 6
-    drawing, height = _band(state, 0, y)
+    drawing, height = _band(state, bottom, y, hand_shown=viewer in (None, bottom), marked=marked)
     parts.append(drawing)
     total = int(y + height + 4)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}" role="img" '
