@@ -14,7 +14,8 @@ let busy = false;
 let current = null; // the last view
 let settings = null;
 const timings = []; // seconds per computer decision (read by the benchmark)
-window.bpPlay = { timings, ready: false, loadSeconds: null };
+// for tests and assistive tools: whether the engine is ready, the computer's decision times, and the engine itself
+window.bpPlay = { timings, ready: false, loadSeconds: null, ask: (command) => ask(command) };
 
 worker.onmessage = (event) => {
   const data = event.data;
