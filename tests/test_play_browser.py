@@ -216,3 +216,27 @@ def test_keyboard_only(browser: Any, base: str) -> None:
     assert p.ask({"command": "record"})["record"]["decisions"]
     assert not p.errors, p.errors
     p.context.close()
+
+
+def test_play_from_every_worked_example(browser: Any, base: str, rules: Rules) -> None:
+    """The rulebook's 「この局面から遊ぶ」 link opens the page at the example's start (the scenario's own setup)."""
+    from blackpoker.core.paths import SCENARIOS
+    from blackpoker.sim.scenario import build_start, load_scenario
+    stems = sorted(p.stem for p in (SCENARIOS / "examples").glob("*.yaml"))
+    p = Page(browser, PHONE)
+    pg = p.open(f"{base}?example={stems[0]}")
+    pg.wait_for_selector("#example-title:not([hidden])", timeout=LOAD_TIMEOUT)
+    for stem in stems:
+        position = pg.evaluate("s => fetch(`examples/${s}.json`).then(r => r.json())", stem)
+        answer = p.ask({"command": "position", "position": position, "opponent": "greedy"})
+        assert answer["ok"], (stem, answer)
+        start = build_start(load_scenario(SCENARIOS / "examples" / f"{stem}.yaml", rules), rules)
+        assert p.ask({"command": "final"})["state"] == final_state(start), stem
+    pg.goto(f"{base}?example={stems[1]}")
+    pg.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT)
+    pg.wait_for_selector("#example-title:not([hidden])", timeout=LOAD_TIMEOUT)
+    start = build_start(load_scenario(SCENARIOS / "examples" / f"{stems[1]}.yaml", rules), rules)
+    assert p.ask({"command": "final"})["state"] == final_state(start)
+    play_to_the_end(pg, 5)
+    assert not p.errors, p.errors
+    p.context.close()

@@ -210,3 +210,26 @@ def test_action_names_link_to_the_action_list(rules: Rules) -> None:
     for text, href in links:
         action = next(a for a in rules.actions if f"「{a.name}」" == text)
         assert href == f"../actionlist/html/all.html#act-{action.id}"
+
+
+def test_every_worked_example_starts_from_its_position(rules: Rules) -> None:
+    """「この局面から遊ぶ」: each example's start, as the build writes it, reads back as the scenario's start."""
+    from blackpoker.core.paths import SCENARIOS
+    from blackpoker.play.position import decode_state, encode_state
+    from blackpoker.play.session import from_position
+    from blackpoker.render.play import example_positions
+    from blackpoker.sim.engine import current_player
+    from blackpoker.sim.scenario import build_start, load_scenario
+    positions = example_positions(rules)
+    assert set(positions) == {p.stem for p in (SCENARIOS / "examples").glob("*.yaml")}
+    for stem, position in positions.items():
+        data = json.loads(json.dumps(position["state"]))
+        state = decode_state(rules, data)
+        start = build_start(load_scenario(SCENARIOS / "examples" / f"{stem}.yaml", rules), rules, record=True)
+        assert browser.final_state(state) == browser.final_state(start), stem
+        assert encode_state(state) == encode_state(start), stem
+        game = from_position(rules, state, "greedy", 0)
+        assert game.human == current_player(start)
+        assert set(offered(game)) == set(range(len(game.legal()))), stem
+        with pytest.raises(PlayError):
+            game.to_record()

@@ -26,6 +26,7 @@ worker.onmessage = (event) => {
     $("load").disabled = false;
     statusLine.textContent = `準備ができました (ルール ${data.ready})。設定を選んで「対戦を始める」を押してください。`;
     openFromLink();
+    openExample();
     return;
   }
   if (data.fatal !== undefined) {
@@ -141,6 +142,8 @@ function show(view) {
   showMoves(view.moves);
   showLog(view.log);
   $("undo").disabled = !view.can_undo;
+  $("save").hidden = !view.can_save;
+  $("share").hidden = !view.can_save;
 }
 
 function showResult(view) {
@@ -304,6 +307,24 @@ $("load").addEventListener("change", async () => {
   if (file) await resumeFrom(await file.text(), "このファイル");
   $("load").value = "";
 });
+
+// 「この局面から遊ぶ」: the rulebook's worked example ?example=STEM, from its starting position (written by the build)
+async function openExample() {
+  const stem = new URLSearchParams(location.search).get("example");
+  if (!stem || !/^[A-Za-z0-9_-]+$/.test(stem)) return;
+  const response = await fetch(`examples/${stem}.json`);
+  if (!response.ok) {
+    statusLine.textContent = "この例の局面が見つかりませんでした。";
+    return;
+  }
+  const position = await response.json();
+  settings = { example: stem, opponent: opponentSpec() };
+  const answer = await run({ command: "position", position, opponent: opponentSpec(), seed: 0 }, "例の局面を準備しています…");
+  if (answer && answer.ok) {
+    $("example-title").textContent = `ルールブックの例「${answer.title}」のはじめの局面から (相手: ${$("opponent").selectedOptions[0].text})`;
+    $("example-title").hidden = false;
+  }
+}
 
 async function openFromLink() {
   const match = location.hash.match(/^#game=([A-Za-z0-9_-]+)$/);

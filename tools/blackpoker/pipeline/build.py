@@ -216,8 +216,8 @@ STEPS: tuple[Step, ...] = (
          code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
          pipeline=_rulebook, lead=True),
     # the runtime's files are keyed by the lock (version and integrity hash), which fetch_pyodide.py checks
-    Step("play", "play page (Pyodide)", _play, ("templates/play",),
-         code=(*LOADING, "blackpoker.render.play", "blackpoker.play.browser"), prose=False),
+    Step("play", "play page (Pyodide)", _play, ("templates/play", "scenarios"),
+         code=(*LOADING, "blackpoker.render.play", "blackpoker.play.browser", "blackpoker.sim.scenario"), prose=False),
     Step("official-paths", "the official site's paths", _official_paths,
          code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
 )

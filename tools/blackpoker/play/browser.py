@@ -1,7 +1,7 @@
 """The play page's worker calls this: one game at a time, each command JSON in and JSON out.
 
 ``load(rules_json)`` reads the site's export once; ``handle(command_json)`` runs one command (``new``, ``play``,
-``step``, ``undo``, ``record``, ``resume``, ``final``) and answers ``{"ok": true, …}`` or ``{"ok": false,
+``position``, ``step``, ``undo``, ``record``, ``resume``, ``final``) and answers ``{"ok": true, …}`` or ``{"ok": false,
 "error": …}``. The tests run the same functions in CPython, so the browser and the command line play the same game.
 """
 
@@ -13,7 +13,8 @@ from typing import Any
 
 from blackpoker.core.fromexport import rules_from_export
 from blackpoker.core.model import Rules
-from blackpoker.play.session import Game, PlayError, resume, start
+from blackpoker.play.position import decode_state
+from blackpoker.play.session import Game, PlayError, from_position, resume, start
 from blackpoker.play.view import decision_text, view
 from blackpoker.sim.errors import SimError
 from blackpoker.sim.state import PLAYER_NAMES, GameState
@@ -55,6 +56,11 @@ def _run(command: dict[str, Any]) -> dict[str, Any]:
         _game = start(_rules, command["format"], command.get("frame") or None, command["opponent"],
                       int(command["seed"]), starts=command.get("starts", "human"))
         return {"view": view(_game)}
+    if name == "position":  # a worked example's start (play/examples/*.json, written by the build)
+        position = command["position"]
+        _game = from_position(_rules, decode_state(_rules, position["state"]), command["opponent"],
+                              int(command.get("seed", 0)))
+        return {"view": view(_game), "title": position["title"]}
     if name == "resume":
         _game = resume(_rules, command["record"], opponent=command.get("opponent"))
         return {"view": view(_game)}

@@ -38,7 +38,7 @@ class Game:
     human: int
     opponent: str
     policy: Policy
-    record: GameRecord
+    record: GameRecord | None  # None: a game from a worked example's position, which no record can start from
     decisions: list[tuple[int, Decision]] = field(default_factory=list)
     undo_points: list[tuple[GameState, int]] = field(default_factory=list)  # before each of the person's decisions
     seen: GameState | None = None  # the state at the person's last decision (what moved since is marked)
@@ -95,6 +95,9 @@ class Game:
     def to_record(self) -> GameRecord:
         """The game so far as a record of ``sim replay`` (with its result once the game is over)."""
         r = self.record
+        if r is None:
+            raise PlayError("a game from a worked example's position cannot be saved as a game record "
+                            "(a record starts from the setup)")
         policies = (HUMAN, self.opponent) if self.human == 0 else (self.opponent, HUMAN)
         result = GameEnd("win", self.state.winner, self.state.turn) if self.over else None
         return GameRecord(r.format, r.frame, r.seed, r.decks, r.choices, tuple(self.decisions), r.ruleset, policies, result)
@@ -126,6 +129,15 @@ def start(rules: Rules, format_id: str, frame: str | None, opponent: str, seed: 
     human = {"human": first, "computer": 1 - first, "cards": 0}[starts]
     record = GameRecord(format_id, frame, seed, decks, choices, (), rules.edition.version)
     return Game(rules, state, human, opponent, make_policy(opponent, rules, seed * 2 + 1 - human), record)
+
+
+def from_position(rules: Rules, state: GameState, opponent: str, seed: int) -> Game:
+    """A game from a position (a worked example's start): the person is the player who decides first there."""
+    check_opponent(opponent)
+    human = current_player(state)
+    if human is None:
+        raise PlayError("the game is already over in this position")
+    return Game(rules, state, human, opponent, make_policy(opponent, rules, seed), None)
 
 
 def resume(rules: Rules, data: dict[str, Any], *, opponent: str | None = None) -> Game:

@@ -164,7 +164,7 @@ def view(game: Game) -> dict[str, Any]:
         "moved": sorted(str(c) for c in marked),
         "moves": moves(game), "log": play_by_play(game), "winner": winner,
         "game_over": None if winner is None else f"{winner}の勝利",
-        "can_undo": bool(game.undo_points), "decisions": len(game.decisions),
+        "can_undo": bool(game.undo_points), "decisions": len(game.decisions), "can_save": game.record is not None,
     }
 
 

@@ -88,6 +88,30 @@ def engine_zip() -> bytes:
     return buffer.getvalue()
 
 
+EXAMPLES = "examples"  # the rulebook's worked examples (scenarios/examples/), each playable from its start
+
+
+def example_positions(rules: Rules) -> dict[str, dict[str, Any]]:
+    """Each worked example's starting position as the scenario runner sets it up, by the scenario's file stem
+    (the rulebook's 「この局面から遊ぶ」 opens ``play/index.html?example=STEM``). An example the edition cannot
+    play (``simulated: false``) or one about a refused setup has no position."""
+    from blackpoker.core.paths import SCENARIOS
+    from blackpoker.play.position import encode_state
+    from blackpoker.sim.scenario import build_start, load_scenario, unverified
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted((SCENARIOS / EXAMPLES).glob("*.yaml")):
+        name = f"scenarios/{EXAMPLES}/{path.name}"
+        if unverified(rules, path, name) is not None:
+            continue
+        scenario = load_scenario(path, rules, display_name=name)
+        try:
+            state = build_start(scenario, rules, record=True)
+        except Exception:  # a scenario about a refused setup: no position to play from
+            continue
+        out[path.stem] = {"title": scenario.title, "section": str(scenario.section), "state": encode_state(state)}
+    return out
+
+
 def regulations(rules: Rules) -> list[dict[str, Any]]:
     """Each format with the frames Table 3.1 allows it (the definitions' frames list their formats)."""
     return [{"id": f.id, "name": f.name, "frames": [{"id": fr.id, "name": fr.name} for fr in rules.frames_for_format(f.id)]}
@@ -119,6 +143,8 @@ def build_play(rules: Rules, out_dir: Path) -> list[Path]:
     for name in STATIC:
         write(name, (TEMPLATE_DIR / "static" / name).read_bytes())
     write("blackpoker.zip", engine_zip())
+    for stem, position in example_positions(rules).items():
+        write(f"{EXAMPLES}/{stem}.json", json.dumps(position, ensure_ascii=False, separators=(",", ":")))
     for source in sources:
         target = root / "pyodide" / source.name
         target.parent.mkdir(parents=True, exist_ok=True)
