@@ -35,7 +35,7 @@ def _encode(value: Any) -> Any:
         items = [_encode(v) for v in value]
         return {"$set": sorted(items, key=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False))}
     name = type(value).__name__
-    if _TYPES.get(name) is type(value):
+    if _TYPES.get(name) is type(value) and dataclasses.is_dataclass(value):
         return {"$type": name, **{f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)
                                   if f.name not in _SKIP}}
     raise TypeError(f"a value a position cannot hold: {value!r}")
