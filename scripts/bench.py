@@ -4,6 +4,7 @@ moves no page, and one that makes the entry longer, so pages after it move).
 Targets (2-core machine): cold build <= 15 s, no-change rebuild <= 1 s, one-entry edit <= 5 s, check <= 0.5 s.
 Then cold builds with one flavour text made 100 KB and 300 KB long: the time they add must grow linearly
 with the text (the 300 KB build adds at most 1.5 times three times what the 100 KB one adds).
+Then the simulator (scripts/bench_sim.py) and the play page (scripts/bench_play.py).
 Run it with `make bench`. It builds into a temporary folder and never touches build/.
 """
 
@@ -65,6 +66,9 @@ def main() -> None:
     if sim_bench.exists():
         print()
         subprocess.run([sys.executable, str(sim_bench)], cwd=ROOT, check=True)
+    print()  # the play page: load size and times, the computer's decisions, the play step's share of the cold build
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_play.py"), "--cold-build", f"{figures['cold build']:.2f}"],
+                   cwd=ROOT, check=True)
 
 
 def long_entry() -> None:

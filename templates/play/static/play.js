@@ -15,13 +15,14 @@ let current = null; // the last view
 let settings = null;
 const timings = []; // seconds per computer decision (read by the benchmark)
 // for tests and assistive tools: whether the engine is ready, the computer's decision times, and the engine itself
-window.bpPlay = { timings, ready: false, loadSeconds: null, ask: (command) => ask(command) };
+window.bpPlay = { timings, ready: false, loadSeconds: null, phases: null, ask: (command) => ask(command) };
 
 worker.onmessage = (event) => {
   const data = event.data;
   if (data.ready !== undefined) {
     window.bpPlay.ready = true;
     window.bpPlay.loadSeconds = data.seconds;
+    window.bpPlay.phases = data.phases; // seconds from the worker's start: runtime, fetched, engine imported, rules loaded
     $("start").disabled = false;
     $("load").disabled = false;
     statusLine.textContent = `準備ができました (ルール ${data.ready})。設定を選んで「対戦を始める」を押してください。`;

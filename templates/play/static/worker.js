@@ -13,18 +13,24 @@ async function fetchOk(path) {
 
 async function start() {
   const began = performance.now();
+  const phases = {};
+  const mark = (name) => { phases[name] = (performance.now() - began) / 1000; };
   const pyodide = await loadPyodide({ indexURL: here("./pyodide/") });
+  mark("runtime");
   const [zip, rules] = await Promise.all([
     fetchOk("blackpoker.zip").then((r) => r.arrayBuffer()),
     fetchOk("../blackpoker-rules.json").then((r) => r.text()),
   ]);
+  mark("fetched");
   pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/engine" });
   // no compiled modules here: the sources run as they are
   pyodide.runPython("import os, sys; os.environ['BLACKPOKER_PURE'] = '1'; sys.path.insert(0, '/home/pyodide/engine')");
   const browser = pyodide.pyimport("blackpoker.play.browser");
+  mark("engine imported");
   const version = browser.load(rules);
+  mark("rules loaded");
   handle = browser.handle;
-  postMessage({ ready: version, seconds: (performance.now() - began) / 1000 });
+  postMessage({ ready: version, seconds: (performance.now() - began) / 1000, phases });
 }
 
 const ready = start().catch((error) => {
