@@ -98,7 +98,10 @@ def main() -> None:
         with served(site) as base, sync_playwright() as p:
             url = base + "play/index.html"
             browser = launch(p)
-            first, revisit, sizes, phases = [], [], [], []
+            first: list[float] = []
+            revisit: list[float] = []
+            sizes: list[int] = []
+            phases: list[dict[str, float]] = []
             for _ in range(args.rounds):
                 context = browser.new_context()  # an empty cache
                 these: list[int] = []

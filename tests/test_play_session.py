@@ -19,7 +19,7 @@ from blackpoker.core.model import Rules
 from blackpoker.play import browser
 from blackpoker.play.session import Game, PlayError, resume, start
 from blackpoker.play.view import moves, play_by_play, view
-from blackpoker.render.board import board_svg
+from blackpoker.render.board import CHANGED, board_svg
 from blackpoker.sim.engine import apply, legal_decisions
 from blackpoker.sim.state import PLAYER_NAMES
 
@@ -162,16 +162,20 @@ def _moves(tree: dict[str, Any]) -> list[int]:
 
 
 def test_the_board_shows_the_persons_observation_only(rules: Rules) -> None:
+    """Two positions that differ only in what the person cannot see (the opponent's hand and life order) draw the
+    same board; the opponent's life shows as 2.11.1 answers it."""
     game = start(rules, "lite", None, "greedy", 3)
-    me, other = game.state.players[game.human], game.state.players[1 - game.human]
-    svg = board_svg(game.state, "盤面", viewer=game.human)
-    assert f"手札 {len(me.hand)} 枚: " in svg
-    assert svg.count("枚: ") == 1, "only the person's hand lists its cards"
-    assert f"手札 {len(other.hand)} 枚</text>" in svg
-    assert "10枚以上" in svg and f"ライフ {len(me.life)} 枚" in svg  # the opponent's life as 2.11.1 answers it
-    assert svg.count("枚: ") == 1
-    full = board_svg(game.state, "盤面")
-    assert full.count("枚: ") == 2
+    opponent = 1 - game.human
+    other = game.state.clone()
+    p = other.players[opponent]
+    n = len(p.hand)
+    p.hand, p.life = p.life[:n], p.hand + p.life[n:]
+    assert other.players[opponent].hand != game.state.players[opponent].hand
+    assert (board_svg(game.state, "盤面", hidden_hands=(opponent,)) == board_svg(other, "盤面", hidden_hands=(opponent,)))
+    assert board_svg(game.state, "盤面") != board_svg(other, "盤面")  # drawn whole, the hands differ
+    svg = view(game)["board"]
+    assert len(game.state.players[opponent].life) >= 10 and "ライフ 10枚以上" in svg
+    assert f"ライフ {len(game.state.players[game.human].life)} " in svg
 
 
 def test_the_play_by_play_hides_the_opponents_face_down_bulwarks(rules: Rules) -> None:
@@ -193,14 +197,14 @@ def test_cards_that_moved_are_marked(rules: Rules) -> None:
     game.play(bulwark)
     shown = view(game)
     assert str(card) in shown["moved"], "the person's own bulwark: they know the card (個人公開)"
-    summon = next((i for i, d in enumerate(game.legal()) if getattr(d, "action_id", "") == "soldier-summon"), None)
-    if summon is not None and game.human_to_act:
-        key = game.legal()[summon].keys[0]  # type: ignore[union-attr]
-        game.play(summon)
-        while not game.human_to_act and not game.over:
-            game.opponent_step()
-        assert str(key) in view(game)["moved"]
-        assert 'class="bp-moved"' in view(game)["board"]
+    summons = [i for i, d in enumerate(game.legal()) if getattr(d, "action_id", "") == "soldier-summon"]
+    assert summons and game.human_to_act
+    key = game.legal()[summons[0]].keys[0]  # type: ignore[union-attr]
+    game.play(summons[0])
+    while game.to_act not in (game.human, None):  # the computer answers
+        game.opponent_step()
+    assert str(key) in view(game)["moved"]
+    assert f'stroke="{CHANGED}"' in view(game)["board"]  # the board marks what changed since the person's decision
 
 
 def test_action_names_link_to_the_action_list(rules: Rules) -> None:

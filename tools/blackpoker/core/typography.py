@@ -16,4 +16,4 @@ T = TypeVar("T", bound=str)
 
 def for_readers(text: T) -> T:
     """``text`` as a reader sees it (a ``markupsafe.Markup`` stays one: its replace keeps the type)."""
-    return text.replace("~", RANGE_MARK)  # type: ignore[return-value]
+    return text.replace("~", RANGE_MARK)  # type: ignore[return-value]  # str.replace is typed str; Markup's keeps Markup

@@ -202,7 +202,7 @@ class Importer:
             self.error(src, where + ("ver",), f"'{ver}' names no edition number; expected e.g. 第9.0版")
             return
         version = f"v{number[1]}.{number[2] if number.lastindex == 2 else 0}"
-        self.edition_text = (re.search(r"第[0-9.]+版", ver) or re.search(r".+", ver))[0]  # type: ignore[index]
+        self.edition_text = (re.search(r"第[0-9.]+版", ver) or re.search(r".+", ver))[0]  # type: ignore[index]  # `.+` matches: ver holds the number found above
         date = re.match(r"^([0-9]{4})/([0-9]{1,2})(?:/([0-9]{1,2}))?", last)
         if date is None:
             self.error(src, where + ("lastupdate",), f"'{last}' is not a date; expected YYYY/M/D, e.g. 2026/04/13")

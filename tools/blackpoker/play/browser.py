@@ -16,7 +16,7 @@ from blackpoker.core.model import Rules
 from blackpoker.play.position import decode_state
 from blackpoker.play.session import Game, PlayError, from_position, resume, start
 from blackpoker.play.view import decision_text, view
-from blackpoker.sim.errors import SimError
+from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.state import PLAYER_NAMES, GameState
 
 _rules: Rules | None = None

@@ -2,7 +2,8 @@
 
 Everything comes from what the person may see: the board is drawn by the rulebook's renderer
 (``render/board.py``) with the person as its viewer (the opponent's hand face down, its life as 2.11.1 answers),
-and the play-by-play hides the cards of the opponent's face-down bulwarks. The moves are the legal decisions,
+what changed since the person's last decision marked, and the play-by-play hides the cards of the opponent's
+face-down bulwarks. The moves are the legal decisions,
 grouped as a player looks for them: a card, the actions it can be the key card of, then each way to pay the cost
 and choose the targets; passing; or the answers to an effect's question. A move is its index in
 ``legal_decisions(state)``.
@@ -156,7 +157,7 @@ def view(game: Game) -> dict[str, Any]:
     marked = moved_cards(game.seen, state, game.human)
     winner = None if state.winner is None else PLAYER_NAMES[state.winner]
     return {
-        "board": board_svg(state, f"盤面(あなたは{me})", viewer=game.human, marked=marked),
+        "board": board_svg(state, f"盤面(あなたは{me})", before=game.seen, hidden_hands=(1 - game.human,)),
         "you": me, "opponent": other, "turn": state.turn, "turn_player": PLAYER_NAMES[state.turn_player],
         "chance": None if state.chance is None else PLAYER_NAMES[state.chance],
         "to_act": None if to_act is None else PLAYER_NAMES[to_act],

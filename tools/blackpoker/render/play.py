@@ -21,8 +21,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import PACKAGE, TEMPLATES
+from blackpoker.infra.fsutil import write_atomic
 from blackpoker.pipeline.code import code_closure
-from blackpoker.pipeline.fsutil import write_atomic
 
 TEMPLATE_DIR = TEMPLATES / "play"
 STATIC = ("play.js", "worker.js", "play.css")
