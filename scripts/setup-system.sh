@@ -17,6 +17,7 @@ packages=(
   gcc                     # mypyc compiles the simulator (scripts/build_native.py) to C extensions
   libc6-dev
   python3-dev             # Python.h for those extensions
+  npm                     # fetches the play page's Pyodide runtime once (scripts/fetch_pyodide.py: npm pack)
 )
 
 missing=()
