@@ -17,8 +17,8 @@ from blackpoker.core.export import export_json
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.play import browser
+from blackpoker.play.gameview import moves, play_by_play, view
 from blackpoker.play.session import Game, PlayError, resume, start
-from blackpoker.play.view import moves, play_by_play, view
 from blackpoker.render.board import CHANGED, board_svg
 from blackpoker.sim.engine import apply, legal_decisions
 from blackpoker.sim.state import PLAYER_NAMES

@@ -14,6 +14,7 @@ from blackpoker.pipeline.rulebook import BOOKLET_NAME, PDF_NAME
 from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.actionlist.pdf import pdf_paths
 from blackpoker.render.actionlist.view import list_pages
+from blackpoker.render.play import build_play
 
 # Furo's footer credit is a plain link, not a resource the page loads.
 ALLOWED_REMOTE = {"https://github.com/pradyunsg/furo"}
@@ -25,6 +26,7 @@ def site(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathFac
     shutil.copytree(built_rulebook[0], out)  # the shared build stays as it was
     rules = load_rules()
     build_html(rules, out)
+    build_play(rules, out, runtime_too=False)  # the rulebook's examples link to it; the runtime has no link
     # PDFs are slow and tested elsewhere; here they only need to be the files the links expect.
     pdfs = {out / PDF_NAME, out / BOOKLET_NAME}
     for page in list_pages(rules):

@@ -22,7 +22,7 @@ def _steps_running(relative: str) -> set[str]:
     ("core/model.py", {"export", "scenarios", "actionlists", "rulebook", "official-paths", "play"}),
     ("render/officialpaths.py", {"rulebook", "official-paths"}),  # the book's PDFs' copies, the redirects
     ("sim/engine.py", {"scenarios", "rulebook", "play"}),  # the rulebook plays the worked examples; play/ ships it
-    ("play/view.py", {"play"}),
+    ("play/gameview.py", {"play"}),
     ("render/board.py", {"rulebook", "play"}),  # the same board renderer for the examples and the play page
     ("render/actionlist/html.py", {"actionlists"}),
     ("render/book.py", {"rulebook"}),  # imported inside a function only

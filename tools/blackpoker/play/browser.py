@@ -13,9 +13,9 @@ from typing import Any
 
 from blackpoker.core.fromexport import rules_from_export
 from blackpoker.core.model import Rules
+from blackpoker.play.gameview import decision_text, view
 from blackpoker.play.position import decode_state
 from blackpoker.play.session import Game, PlayError, from_position, resume, start
-from blackpoker.play.view import decision_text, view
 from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.state import PLAYER_NAMES, GameState
 

@@ -128,8 +128,9 @@ def render_page(rules: Rules) -> str:
         regulations_json=json.dumps(regulations(rules), ensure_ascii=False))
 
 
-def build_play(rules: Rules, out_dir: Path) -> list[Path]:
-    """Write ``play/``: the page, its static files, the engine's zip and the runtime."""
+def build_play(rules: Rules, out_dir: Path, *, runtime_too: bool = True) -> list[Path]:
+    """Write ``play/``: the page, its static files, the engine's zip and (unless ``runtime_too`` is False, for
+    tests of the pages' links) the runtime."""
     root = out_dir / PLAY_DIR
     written: list[Path] = []
 
@@ -138,7 +139,7 @@ def build_play(rules: Rules, out_dir: Path) -> list[Path]:
         write_atomic(path, data)
         written.append(path)
 
-    sources = runtime_files()
+    sources = runtime_files() if runtime_too else []
     write("index.html", render_page(rules))
     for name in STATIC:
         write(name, (TEMPLATE_DIR / "static" / name).read_bytes())
