@@ -193,10 +193,11 @@ def _stage(state: GameState, y: float) -> tuple[str, float]:
 
 
 def board_svg(state: GameState, title: str, *, before: GameState | None = None,
-              hidden_hands: Collection[int] = ()) -> str:
+              hidden_hands: Collection[int] = (), since: str = "はじめ") -> str:
     """The whole board: B's band, the stage, A's band (A below, as the book's examples are told from A).
 
-    ``before``: an earlier position of the same game; what changed since is marked. ``hidden_hands``: players
+    ``before``: an earlier position of the same game; what changed since is marked, and the legend names that
+    position (``since``: はじめ, the example's start; the play page: the player's last decision). ``hidden_hands``: players
     whose hand is drawn as backs and whose life shows as 2.11.1 answers 「ライフは何枚?」 (10枚以上 from ten): an
     observation's opponent."""
     parts, y = [], 2.0
@@ -210,7 +211,7 @@ def board_svg(state: GameState, title: str, *, before: GameState | None = None,
             y += height + 4
     if before is not None:
         parts.append(f'<rect x="10" y="{y + 2:.1f}" width="14" height="10" rx="2" fill="{PAPER}" stroke="{CHANGED}" '
-                     f'stroke-width="2.4"/>' + _text(30, y + 12, "太い枠・→: はじめから変わったところ", fill=GREY))
+                     f'stroke-width="2.4"/>' + _text(30, y + 12, f"太い枠・→: {since}から変わったところ", fill=GREY))
         y += 18
     total = int(y + 2)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}" role="img" '
