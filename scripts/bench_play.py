@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the browser tests' site and Chromium helpers
 
 from blackpoker.core.loader import load_rules  # noqa: E402
-from blackpoker.render.play import DEFAULT_STRENGTH, build_play  # noqa: E402
+from blackpoker.pipeline.playpage import DEFAULT_STRENGTH, build_play  # noqa: E402
 from browsers import launch  # noqa: E402
 from playsite import make_site, served  # noqa: E402
 

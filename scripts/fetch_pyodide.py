@@ -2,7 +2,7 @@
 checked against the locked integrity hash, and only the files the page needs unpacked.
 
 The lock is ``templates/play/pyodide.lock.json``; the runtime goes to ``~/.cache/blackpoker/pyodide/VERSION/`` (see
-``blackpoker.render.play.runtime``). Quick when that folder already holds the files of the locked tarball (its
+``blackpoker.pipeline.playpage.runtime``). Quick when that folder already holds the files of the locked tarball (its
 ``.integrity`` file records which). The tarball is fetched with ``npm pack`` (the registry's own client); a
 failure is one line and exit 1, and nothing half-written is left.
 
@@ -21,7 +21,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from blackpoker.render.play import Runtime, runtime
+from blackpoker.pipeline.playpage import Runtime, runtime
 
 MARK = ".integrity"
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from blackpoker.core.export import export_json
 from blackpoker.core.model import Rules
+from blackpoker.pipeline.playpage import RuntimeMissing, build_play, runtime_files
 from blackpoker.render.actionlist.html import build_html
-from blackpoker.render.play import RuntimeMissing, build_play, runtime_files
 
 
 def runtime_missing() -> str | None:

@@ -219,9 +219,9 @@ def test_action_names_link_to_the_action_list(rules: Rules) -> None:
 def test_every_worked_example_starts_from_its_position(rules: Rules) -> None:
     """「この局面から遊ぶ」: each example's start, as the build writes it, reads back as the scenario's start."""
     from blackpoker.core.paths import SCENARIOS
+    from blackpoker.pipeline.playpage import example_positions
     from blackpoker.play.position import decode_state, encode_state
     from blackpoker.play.session import from_position
-    from blackpoker.render.play import example_positions
     from blackpoker.sim.engine import current_player
     from blackpoker.sim.scenario import build_start, load_scenario
     positions = example_positions(rules)

@@ -37,7 +37,8 @@ from blackpoker.infra.cache import StepCache, fingerprint
 from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.pipeline.code import code_closure
 from blackpoker.render.actionlist.help import HELP_SOURCES
-from blackpoker.sim.gaps import coverage_problems, coverage_warnings
+from blackpoker.sim.gaps import coverage_problems
+from blackpoker.sim.playable import unplayable
 
 if TYPE_CHECKING:
     from blackpoker.infra.jobs import Scheduler
@@ -158,8 +159,8 @@ def _official_paths(definitions: Path, staging: Path) -> tuple[list[Path], str]:
 
 
 def _play(definitions: Path, staging: Path) -> tuple[list[Path], str]:
-    """The play page, its engine's sources and the vendored Pyodide runtime (render/play.py)."""
-    from blackpoker.render.play import build_play
+    """The play page, its engine's sources and the vendored Pyodide runtime (pipeline/playpage.py)."""
+    from blackpoker.pipeline.playpage import build_play
     files = build_play(load_rules(definitions), staging)
     return files, f"{sum(f.stat().st_size for f in files) / 1e6:.1f} MB"
 
@@ -217,7 +218,7 @@ STEPS: tuple[Step, ...] = (
          pipeline=_rulebook, lead=True),
     # the runtime's files are keyed by the lock (version and integrity hash), which fetch_pyodide.py checks
     Step("play", "play page (Pyodide)", _play, ("templates/play", "scenarios"),
-         code=(*LOADING, "blackpoker.render.play", "blackpoker.play.browser", "blackpoker.sim.scenario"), prose=False),
+         code=(*LOADING, "blackpoker.pipeline.playpage", "blackpoker.play.browser", "blackpoker.sim.scenario"), prose=False),
     Step("official-paths", "the official site's paths", _official_paths,
          code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
 )
@@ -302,6 +303,24 @@ class BuildReport:
         return sum(1 for _ in self.out.rglob("*") if _.is_file() and _.name != MARKER)
 
 
+def _not_simulated(rules: Rules) -> str:
+    """What the build publishes but the simulator does not play, counted by kind (an edition with simulated:
+    false), e.g. "; not simulated: 46 actions without an effect, 10 triggers …"."""
+    gaps = unplayable(rules) if not rules.edition.simulated else {}
+    if not gaps:
+        return ""
+    names = {"no effect": ("action", " without an effect"), "trigger": ("trigger", ""),
+             "activation condition": ("activation condition", ""), "target": ("target", ""),
+             "label condition": ("label condition", ""),
+             "summoning": ("summoning action", " without a character"), "frame setup": ("frame setup", ""), "zone": ("zone", "")}
+
+    def counted(kind: str, n: int) -> str:
+        noun, rest = names.get(kind, (kind, ""))
+        return f"{n} {noun}{'s' if n != 1 else ''}{rest}"
+    counts = ", ".join(counted(kind, len(set(ids))) for kind, ids in gaps.items())
+    return f"; not simulated: {counts} (simulated: false; `blackpoker check` lists them)"
+
+
 def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
           jobs: int | None = None, cache_dir: Path | None = None) -> BuildReport:
     """Build everything from ``definitions`` into ``out``; raise BuildError or DefinitionErrors on failure.
@@ -315,9 +334,8 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     # fail fast, before any file is touched; the build plays the scenarios, so the simulator must cover the rules
     rules = load_rules(definitions, extra_checks=(coverage_problems,))
     _check_rulebook_refs(rules)
-    gaps = len(coverage_warnings(rules))
     progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions"
-             + (f"; {gaps} not simulated (simulated: false; `blackpoker check` lists them)" if gaps else ""))
+             + _not_simulated(rules))
 
     out = out.resolve()
     check_output(out, definitions)

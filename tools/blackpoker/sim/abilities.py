@@ -6,6 +6,7 @@ each scope by timestamp, so a size can never be added twice (6.4.2 適用タイ�
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from blackpoker.core.cards import Card
@@ -19,6 +20,14 @@ SCOPE_ORDER: Final = {"all": 0, "your": 1, "this": 2}
 LABEL_CONDITIONS: Final = {
     "キーカードに A が含まれる場合のみ": lambda ch: any(c.rank == 1 for c in ch.cards),
 }
+_CONDITIONS_BY_WORDING: Final = {"".join(text.split()): check for text, check in LABEL_CONDITIONS.items()}
+
+
+def label_condition(text: str) -> Callable[[Character], bool] | None:
+    """The code of a label condition, read whatever its spacing (the official files write 「キーカードにAが含まれ
+    る場合のみ」); None for one the simulator does not know: the label is then not held, and ``blackpoker check``
+    lists the condition as not simulated."""
+    return _CONDITIONS_BY_WORDING.get("".join(text.split()))
 
 # 4.3.3: the fog abilities, as (scope, sign). アップ/ダウン act on their target ("対象とした兵士" → this),
 # フォース on "自分の兵士全て" (your).
@@ -63,7 +72,11 @@ def labels(rules: Rules, ch: Character) -> frozenset[str]:
     """The labels of a character (2.8.1), read from the character list; conditional ones checked here."""
     out = set()
     for label in lookup.character(rules, ch.type_id).labels:
-        if label.condition is None or LABEL_CONDITIONS[label.condition](ch):
+        if label.condition is None:
+            out.add(label.name)
+            continue
+        holds = label_condition(label.condition)
+        if holds is not None and holds(ch):
             out.add(label.name)
     return frozenset(out)
 

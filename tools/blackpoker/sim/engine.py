@@ -56,6 +56,7 @@ def current_player(state: GameState) -> int | None:
 
 
 def is_terminal(state: GameState) -> bool:
+    """Whether someone has won: the game loops and replays stop here (there are no draws)."""
     return state.winner is not None
 
 
@@ -92,6 +93,7 @@ class Options(Sequence[Decision]):
         return iter(self.all())
 
     def all(self) -> list[Decision]:
+        """Every decision made out, in order: what :func:`legal_decisions` returns, for callers that want a list."""
         out: list[Decision] = [PASS]
         for group in self._groups:
             out += group.requests()
@@ -238,6 +240,7 @@ def request_detail(s: GameState, req: Request | RequestAction) -> str:
 
 
 def target_text(s: GameState, kind: str, ref: int) -> str:
+    """A target as the Japanese play-by-play names it."""
     if kind == "player":
         return player_name(ref)
     if kind == "request":

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from blackpoker.core.model import Origin, Rules
 from blackpoker.sim import frame_effects  # noqa: F401  (registers the frame actions' effects)
-from blackpoker.sim.abilities import LABEL_CONDITIONS
+from blackpoker.sim.abilities import label_condition
 from blackpoker.sim.effects import EFFECTS, TRIGGERED
 from blackpoker.sim.frames import SETUPS
 from blackpoker.sim.observe import VIEWS
-from blackpoker.sim.requests import activation_known
+from blackpoker.sim.requests import SUMMONING, activation_known
 
 
 @dataclass(frozen=True)
@@ -46,13 +46,19 @@ def coverage_gaps(rules: Rules) -> list[Gap]:
         if a.trigger.value == "triggered" and a.id not in TRIGGERED:
             gaps.append(Gap(a.origin, f"triggered action '{a.id}' has no trigger detection",
                             f"アクション「{a.name}」: 誘発の検出をシミュレーターが扱いません"))
+        if a.target is not None and a.target_spec is None:
+            gaps.append(Gap(a.origin.sub("target"), f"action '{a.id}': target '{a.target}' is not simulated",
+                            f"アクション「{a.name}」: 対象「{a.target}」をシミュレーターが扱いません"))
+        if a.id in SUMMONING and not any(a.id in c.summoned_by for c in rules.characters):
+            gaps.append(Gap(a.origin, f"action '{a.id}': summons no character of the list (no summoned_by names it)",
+                            f"アクション「{a.name}」: 出すキャラクターをキャラクターリストから読めません"))
         if a.activation_condition and not activation_known(a.activation_condition):
             gaps.append(Gap(a.origin.sub("activation_condition"),
                             f"action '{a.id}': activation condition '{a.activation_condition}' is not simulated",
                             f"アクション「{a.name}」: 起動条件「{a.activation_condition}」をシミュレーターが扱いません"))
     for c in rules.characters:
         for i, label in enumerate(c.labels):
-            if label.condition is not None and label.condition not in LABEL_CONDITIONS:
+            if label.condition is not None and label_condition(label.condition) is None:
                 gaps.append(Gap(c.origin.sub("labels", i, "condition"),
                                 f"character '{c.id}': label condition '{label.condition}' is not simulated",
                                 f"キャラクター「{c.name}」: ラベル<{label.name}>の条件「{label.condition}」を"

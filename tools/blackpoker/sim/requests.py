@@ -66,6 +66,19 @@ COUNTER_ACTIONS: Final = frozenset({"counter", "trap-counter"})
 # 防壁設置 has no キーカード field: its effect takes 「手札からカード1枚」, chosen when it is requested and held
 # like a key card until it resolves (it is instant, so nothing can act on it in between).
 HAND_CARD_ACTIONS: Final = frozenset({"bulwark-set"})
+# The actions whose effect puts on the field the character whose summoned_by names them (effects.summoned_type):
+# in an edition where no character names one (wording the check cannot read), it is not requested.
+SUMMONING: Final = frozenset({"soldier-summon", "hero-summon", "ace-summon", "magician-summon", "quick-summon",
+                              "equip"})
+
+
+def requestable(rules: Rules, action: Action) -> bool:
+    """Whether the simulator can play the action when it is requested, beyond having its effect: a target phrase
+    it can read, and for a summoning action a character to make (an edition with simulated: false may lack
+    either)."""
+    if action.target is not None and action.target_spec is None:
+        return False
+    return action.id not in SUMMONING or any(action.id in c.summoned_by for c in rules.characters)
 
 
 def _where(state: GameState) -> str:
@@ -87,6 +100,7 @@ def timing_ok(state: GameState, player: int, action: Action) -> str | None:
 
 
 def activation_ok(state: GameState, player: int, action: Action) -> str | None:
+    """Why the 起動条件 forbids the request now (Japanese, shown to the player), or None."""
     if not activation_holds(state, player, action):
         return f"起動条件: 「{action.name}」— {action.activation_condition}"
     return None
@@ -117,6 +131,7 @@ def key_soldiers(state: GameState, player: int, action: Action) -> list[int]:
 
 
 def key_choices(state: GameState, player: int, action: Action) -> list[tuple[Card, ...]]:
+    """Every key-card set the player could give for this action now, in the order requests are listed."""
     hand = state.players[player].hand
     zone = key_zone(action)
     if zone == "rare":
@@ -141,6 +156,7 @@ def _key_sets(key: KeyCondition, hand: tuple[Card, ...]) -> tuple[tuple[Card, ..
 
 
 def cost_letters(state: GameState, player: int, action: Action) -> list[str]:
+    """The costs to pay now: the action's letters, less the discard a 魔術士 waives."""
     letters = list(action.cost)
     if "D" in letters and waives_discard(state.rules, state, player, action.id):
         letters = [c for c in letters if c != "D"]
@@ -167,6 +183,7 @@ def payments(state: GameState, player: int, action: Action, keys: tuple[Card, ..
 
 
 def check_payment(state: GameState, player: int, action: Action, keys: tuple[Card, ...], pay: Payment) -> str | None:
+    """Why a payment does not pay the costs (Japanese, with the rule's number), or None."""
     letters = cost_letters(state, player, action)
     p = state.players[player]
     nb, nl, nd, ns = (letters.count(x) for x in "BLDS")
@@ -390,7 +407,10 @@ def _plans(state: GameState) -> _Plans:
     if hit is None:
         frame = state.rules.frame(state.frame).actions if state.frame else ()
         actions = tuple(a for a in state.rules.actions if state.format in a.formats or a.id in frame)
-        plans = tuple(_plan(a) for a in actions if a.trigger is not Trigger.TRIGGERED)
+        # an action whose 対象 or summoned character the simulator cannot read (an edition with simulated: false)
+        # is never requested
+        plans = tuple(_plan(a) for a in actions
+                      if a.trigger is not Trigger.TRIGGERED and requestable(state.rules, a))
         hit = regulations[state.format, state.frame] = _Plans(actions, plans, tuple(p for p in plans if not p.main),
                                                               frozenset(a.id for a in actions))
     return hit
@@ -454,6 +474,7 @@ class PaymentChoices:
         return self.size
 
     def payment(self, index: int) -> Payment:
+        """The payment at ``index``, making the discard choices only on first use (there may be many)."""
         b, rest = divmod(index, self.discard_count * len(self.sacrifices))
         d, s = divmod(rest, len(self.sacrifices))
         choices = self.discard_choices
@@ -480,11 +501,13 @@ class RequestGroup:
         return self.size
 
     def request(self, index: int) -> RequestAction:
+        """The request at ``index`` alone: self-play picks one, so the others are never made."""
         pay, target = divmod(index, len(self.targets))
         return RequestAction(self.action_id, self.keys, self.payments.payment(pay), self.targets[target],
                              self.key_character)
 
     def requests(self) -> list[RequestAction]:
+        """Every request of the group, for callers that list them all."""
         return [self.request(i) for i in range(self.size)]
 
 

@@ -202,7 +202,7 @@ def _boards(example: PlayedExample) -> nodes.raw:
                     f"<figcaption>{html.escape(caption)}</figcaption></figure>"
                     for svg, caption in ((example.before, "はじめ"), (example.after, "結果")))
     play = ""
-    if example.folder == "examples":  # the play page opens at the example's start (render/play.py writes it)
+    if example.folder == "examples":  # the play page opens at the example's start (pipeline/playpage.py writes it)
         href = f"play/index.html?example={quote(Path(example.path).stem)}"
         play = f'<p class="bp-play-from"><a href="{html.escape(href)}">この局面から遊ぶ</a></p>'
     return nodes.raw("", f'<div class="bp-boards">{cells}</div>{play}', format="html")
