@@ -332,7 +332,10 @@ def test_index_lists_every_list_and_edition(rules: Rules, pages: dict[str, str])
 def test_pages_name_the_japanese_font_first(pages: dict[str, str], site: tuple[Path, list[Path]]) -> None:
     out, _ = site
     css = (out / "actionlist/html/assets/actionlist.css").read_text(encoding="utf-8")
-    assert re.search(r'--font:\s*"BIZ UDPGothic"', css)
+    assert "--font: var(--bp-font-sans);" in css  # the stacks come from the page's head (render/fonts.py)
+    for page in ("html/lite.html", "index.html"):
+        head = pages[page].split("</head>", 1)[0]
+        assert re.search(r'--bp-font-sans:\s*"BIZ UDPGothic"', head) and re.search(r'--bp-font-even:\s*"BIZ UDGothic"', head)
     assert "@media print" in css and "@media (max-width" in css
     assert '<meta name="viewport"' in pages["html/lite.html"]
 

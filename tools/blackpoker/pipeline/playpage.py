@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import PACKAGE, TEMPLATES
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.pipeline.code import code_closure
+from blackpoker.render.fonts import stylesheet as font_stylesheet
 
 TEMPLATE_DIR = TEMPLATES / "play"
 STATIC = ("play.js", "worker.js", "play.css")
@@ -123,7 +125,7 @@ def render_page(rules: Rules) -> str:
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     rt = runtime()
     return env.get_template("index.html").render(
-        edition=rules.edition, regulations=regulations(rules), opponents=OPPONENTS, strengths=STRENGTHS,
+        bp_fonts=Markup(font_stylesheet()), edition=rules.edition, regulations=regulations(rules), opponents=OPPONENTS, strengths=STRENGTHS,
         default_strength=DEFAULT_STRENGTH, runtime_version=rt.version,
         regulations_json=json.dumps(regulations(rules), ensure_ascii=False))
 

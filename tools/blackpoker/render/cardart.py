@@ -3,7 +3,9 @@ a face-down card (a blue-grey back with an inner frame), so a reader learns it o
 
 from __future__ import annotations
 
-FONT = "'BIZ UDPGothic', 'BIZ UDGothic', 'Noto Sans CJK JP', sans-serif"
+from blackpoker.render.fonts import SANS, css_family
+
+FONT = css_family(SANS, quote="'")  # an SVG attribute's value
 INK, PAPER, RED = "#222", "#fff", "#b0202a"
 BACK_FILL, BACK_EDGE = "#6f7f9f", "#e8ecf3"
 

@@ -13,9 +13,9 @@ from functools import lru_cache
 
 from blackpoker.core.cards import parse_card
 from blackpoker.core.model import Flow, Rules
-from blackpoker.render.cardart import back
+from blackpoker.render.cardart import FONT, back
+from blackpoker.render.fonts import SANS
 
-FONT = "'BIZ UDPGothic', 'BIZ UDGothic', 'Noto Sans CJK JP', sans-serif"
 INK, PAPER, ACCENT, MUTED = "#222", "#fff", "#8b1a1a", "#eef1f5"
 # On a screen a figure is never drawn smaller than its own smallest text at 11 px: a phone scrolls it sideways.
 DOT_MIN_SCALE = 1.0  # every text of a chart is 11 pt
@@ -291,7 +291,7 @@ def ability_image_svg(title: str) -> str:
 def flow_dot(flow: Flow) -> str:
     """Graphviz source for a flow chart; ids and labels are quoted, so rule text is never read as dot syntax.
     A step no arrow enters or none leaves (start, end) is drawn as an oval, a question as a diamond."""
-    font = "BIZ UDPGothic"
+    font = SANS[0]  # Graphviz takes one family
     lines = ["digraph flow {", f'graph [fontname="{font}", nodesep=0.3, ranksep=0.3, bgcolor="transparent"];',
              f'node [fontname="{font}", fontsize=11, shape=box, style="rounded,filled", fillcolor="{MUTED}", '
              f'color="#6b7788", margin="0.12,0.05"];',

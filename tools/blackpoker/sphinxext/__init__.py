@@ -22,6 +22,8 @@ from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS
+from blackpoker.infra.fsutil import write_atomic
+from blackpoker.render import fonts
 from blackpoker.sphinx_private import (
     document_inputs,
     documents_read,
@@ -90,6 +92,9 @@ SIDEBARS = ["sidebar/brand.html", "sidebar/search.html", "sidebar/scroll-start.h
 
 
 def _builder_inited(app: Sphinx) -> None:
+    if app.builder.format == "html":  # the font stacks (render/fonts.py), first of the pages' stylesheets
+        write_atomic(Path(app.outdir) / "_static" / fonts.STYLESHEET_NAME, fonts.stylesheet())
+        app.add_css_file(fonts.STYLESHEET_NAME, priority=200)
     if app.builder.name == "html" and app.config.html_theme == "furo":
         app.config.html_sidebars = {"**": SIDEBARS}
     if app.builder.name == "singlehtml":

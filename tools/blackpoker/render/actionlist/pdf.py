@@ -41,6 +41,7 @@ from blackpoker.core.model import Rules
 from blackpoker.infra.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
 from blackpoker.render.actionlist.templates import STATIC_DIR, make_environment, page_context
 from blackpoker.render.actionlist.view import EntryView, Group, ListPage, Section, list_pages
+from blackpoker.render.fonts import stylesheet as font_stylesheet
 from blackpoker.render.pdfparts import (
     PX_TO_PT,
     Anchor,
@@ -209,14 +210,15 @@ class ListsBuilder:
 
     def __init__(self, rules: Rules, runner: Runner, cache: PartCache) -> None:
         self.rules, self.runner, self.cache = rules, runner, cache
-        self.salt = digest((STATIC_DIR / "print.css").read_text(encoding="utf-8"), engine_version())
+        self.salt = digest((STATIC_DIR / "print.css").read_text(encoding="utf-8"), font_stylesheet(), engine_version())
         self.used: list[str] = []
         self._body: tuple[float, float] | None = None
         self._body_lock = threading.Lock()
         self.env = make_environment(rules)
         self.pages = list_pages(rules)
         self.head = self.env.from_string(
-            '<!doctype html><html lang="ja"><head><meta charset="utf-8"><link rel="stylesheet" href="print.css">'
+            '<!doctype html><html lang="ja"><head><meta charset="utf-8"><style>{{ bp_fonts }}</style>'
+            '<link rel="stylesheet" href="print.css">'
             "<style>{{ css | safe }}</style></head><body>")
 
     def _part(self, kind: str, html: str, priority: float = LATER, *, pieces: bool = False) -> Future[Part]:

@@ -17,6 +17,7 @@ from blackpoker.core.paths import TEMPLATES
 from blackpoker.core.typography import for_readers
 from blackpoker.render.actionlist.inline import InlineMarkup
 from blackpoker.render.actionlist.view import ListPage
+from blackpoker.render.fonts import stylesheet as font_stylesheet
 from blackpoker.render.pdfparts import css_string
 from blackpoker.render.qr import qr_svg
 
@@ -43,6 +44,7 @@ def make_environment(rules: Rules, help_refs: Mapping[str, str] | None = None) -
     env.filters["css_string"] = lambda text: Markup(css_string(text))
     env.tests["textlist"] = lambda block: isinstance(block, TextList)
     env.globals["qr_svg"] = qr_svg
+    env.globals["bp_fonts"] = Markup(font_stylesheet())  # render/fonts.py: the one font stack
     env.globals["label"] = short_labels()  # the entries' field names (core/field_labels.py)
     return env
 

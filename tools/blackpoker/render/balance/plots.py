@@ -15,13 +15,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
 
-FONTS = ["BIZ UDGothic", "BIZ UDPGothic", "IPAexGothic", "Noto Sans CJK JP", "DejaVu Sans"]
+from blackpoker.render.fonts import PLOTS
 
 
 def _setup() -> None:
     available = {f.name for f in font_manager.fontManager.ttflist}
     plt.rcParams.update({
-        "font.family": [f for f in FONTS if f in available] or ["DejaVu Sans"],
+        "font.family": [f for f in PLOTS if f in available] or [PLOTS[-1]],
         "svg.fonttype": "path", "svg.hashsalt": "blackpoker-balance", "axes.unicode_minus": False,
         "figure.dpi": 96,
     })

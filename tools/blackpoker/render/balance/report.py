@@ -10,12 +10,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from blackpoker.render import fonts
 from blackpoker.render.balance import plots
 from blackpoker.sim.match import GameSummary
 from blackpoker.sim.policies import policy_name
 
-CSS = """
-body{font-family:"BIZ UDGothic","BIZ UDPGothic","Noto Sans CJK JP",sans-serif;margin:2em auto;max-width:60em;
+CSS = fonts.stylesheet() + """
+body{font-family:var(--bp-font-even);margin:2em auto;max-width:60em;
 line-height:1.6;color:#222;padding:0 1em}
 h1{font-size:1.6em;border-bottom:2px solid #1f5fa8}h2{margin-top:2em;border-left:6px solid #1f5fa8;padding-left:.4em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}
