@@ -5,7 +5,7 @@ Nothing depends on the clock (no %Y, no last-updated), so two builds give identi
 """
 
 
-from blackpoker.core.paths import DEFINITIONS
+from blackpoker.core.paths import DEFINITIONS, TEMPLATES
 
 project = "BlackPoker"  # replaced from ruleset.yaml by the extension
 language = "ja"
@@ -41,8 +41,8 @@ html_show_sphinx = False
 html_use_index = False  # the book's own index is 索引 (sakuin.md); Sphinx's would be an empty page
 html_theme_options = {"navigation_with_keys": True}
 # the ♠♡ mark of the action lists (one file, beside them), as the site's icon and logo
-html_favicon = "../templates/actionlist/static/bp-mark.svg"
-html_logo = "../templates/actionlist/static/bp-mark.svg"
+# the toolkit's mark wherever this folder is (a project made by `blackpoker init` has its own copy of it)
+html_favicon = html_logo = str(TEMPLATES / "actionlist" / "static" / "bp-mark.svg")
 
 # The action lists and PDFs beside the site are produced by other parts of the same build.
 linkcheck_ignore = [r"^actionlist/", r"^blackpoker.*\.pdf$"]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from blackpoker.core.loader import load_rules
-from blackpoker.core.paths import DEFINITIONS, PACKAGE, ROOT, SCENARIOS, SCHEMAS, SOURCE, TEMPLATES
+from blackpoker.core.paths import DEFINITIONS, PACKAGE, ROOT, SCENARIOS, SCHEMAS, SOURCE, TEMPLATES, prose_folder
 from blackpoker.infra import toolchain as toolchain_module
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import CACHE, MARKER, STEPS, build_inputs, kept_state_key, step_key
@@ -51,17 +51,35 @@ def test_a_new_toolchain_changes_every_step_key_and_the_sphinx_environment(monke
     assert kept_state_key(next(s for s in STEPS if s.name == "rulebook")) != environment
 
 
-def test_the_sphinx_environment_follows_configuration_but_not_documents(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    source = tmp_path / "source"
+def test_the_sphinx_environment_follows_configuration_but_not_documents(tmp_path: Path) -> None:
+    source = tmp_path / "source"  # a project's own prose, beside its definitions (as `blackpoker init` makes it)
     shutil.copytree(SOURCE, source)
-    monkeypatch.setattr(build_module, "existing_inputs", lambda names: [source])
+    definitions = tmp_path / "definitions"
     step = build_module.Step("rulebook", "rulebook", inputs=("source",))
-    first = kept_state_key(step)
+    first = kept_state_key(step, definitions)
     (source / "intro.md").write_text("changed", encoding="utf-8")
-    assert kept_state_key(step) == first  # Sphinx reads a changed document again by itself
+    assert kept_state_key(step, definitions) == first  # Sphinx reads a changed document again by itself
     (source / "_static" / "bp.css").write_text("body {}", encoding="utf-8")
-    assert kept_state_key(step) != first
+    assert kept_state_key(step, definitions) != first
+
+
+def test_a_project_with_its_own_prose_builds_and_watches_it(tmp_path: Path) -> None:
+    """``source/`` beside the definitions (with its conf.py) is the prose the build reads, keys and the preview
+    watches; without it, the packaged prose."""
+    definitions = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, definitions)
+    assert prose_folder(definitions) == SOURCE
+    assert SOURCE in build_inputs(definitions)  # folders are watched whole
+    shutil.copytree(SOURCE, tmp_path / "source")
+    assert prose_folder(definitions) == tmp_path / "source"
+    watched = build_inputs(definitions)
+    assert tmp_path / "source" in watched
+    assert not any(p.is_relative_to(SOURCE) for p in watched)
+    rules = load_rules(definitions)
+    before = {s.name: step_key(s, definitions, rules) for s in STEPS}
+    (tmp_path / "source" / "intro.md").write_text("変えた", encoding="utf-8")
+    after = {s.name: step_key(s, definitions, rules) for s in STEPS}
+    assert before["rulebook"] != after["rulebook"] and before["export"] == after["export"]
 
 
 # --- end to end, in a copy of the checkout ------------------------------------------------------------

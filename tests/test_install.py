@@ -17,16 +17,16 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from blackpoker.core.paths import DEFINITIONS, ROOT
+from blackpoker.core.paths import DEFINITIONS, ROOT, SOURCE
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 SITE_ONLY = ("sphinx", "weasyprint", "matplotlib", "pypdf", "jinja2", "furo", "myst_parser", "segno", "rich",
              "docutils")
 
 
-def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def run(*args: str, cwd: Path, timeout: int = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=timeout)
 
 
 def test_the_base_is_the_engine_and_the_checks_and_the_site_is_an_extra() -> None:
@@ -59,7 +59,7 @@ def test_init_starts_a_project_that_checks_and_plays_its_scenarios(tmp_path: Pat
     assert made.returncode == 0, made.stderr
     project = tmp_path / "rules"
     for name in ("definitions/actions.yaml", "definitions/README.md", "schemas/actions.schema.json",
-                 "scenarios/examples", "README.md", ".github/workflows/check.yml", ".gitignore"):
+                 "scenarios/examples", "source/intro.md", "source/conf.py", "README.md", ".github/workflows/check.yml", ".gitignore"):
         assert (project / name).exists(), name
     for file in DEFINITIONS.glob("*.yaml"):  # the packaged v8.1, byte for byte
         assert (project / "definitions" / file.name).read_bytes() == file.read_bytes()
@@ -72,6 +72,21 @@ def test_init_starts_a_project_that_checks_and_plays_its_scenarios(tmp_path: Pat
     played = run("sim", "run", "--quiet", "scenarios/examples", cwd=project)
     assert played.returncode == 0, played.stdout + played.stderr
     assert "PASS" in played.stdout and "FAIL" not in played.stdout
+
+
+@pytest.mark.build
+def test_init_gives_the_project_its_own_prose_that_its_build_publishes(tmp_path: Path) -> None:
+    """The rulebook's prose is the project's: an edited sentence of ``source/`` is in the built page."""
+    assert run("init", "rules", cwd=tmp_path).returncode == 0
+    project = tmp_path / "rules"
+    intro = project / "source" / "intro.md"
+    assert intro.read_bytes() == (SOURCE / "intro.md").read_bytes() and (project / "source" / "conf.py").is_file()
+    sentence = "この一文はこのプロジェクトの散文にだけある。"
+    intro.write_text(intro.read_text(encoding="utf-8") + f"\n{sentence}\n", encoding="utf-8")
+    built = run("build", "--definitions", "definitions", "--out", "site", cwd=project, timeout=1800)
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    assert sentence in (project / "site" / "intro.html").read_text(encoding="utf-8")
+    assert sentence not in (SOURCE / "intro.md").read_text(encoding="utf-8")  # the toolkit's own prose untouched
 
 
 def test_init_refuses_a_folder_that_holds_anything(tmp_path: Path) -> None:

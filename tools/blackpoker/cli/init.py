@@ -17,7 +17,7 @@ import click
 from blackpoker.cli.common import EXIT_DATA_ERROR, echo
 
 # What a project gets (its path → where the toolkit keeps it); the README and the workflow name the version.
-COPIED = ("definitions", "schemas", "scenarios")
+COPIED = ("definitions", "schemas", "scenarios", "source")  # source: the rulebook's prose, the build's when present
 WRITTEN = {"README.md": "README.md", ".github/workflows/check.yml": "check.yml"}
 IGNORED = "site/\n.blackpoker-cache/\n.site.lock\n"
 
@@ -27,7 +27,8 @@ def make_project(target: Path) -> None:
     from blackpoker import __version__
     from blackpoker.core import paths
 
-    sources = {"definitions": paths.DEFINITIONS, "schemas": paths.SCHEMAS, "scenarios": paths.SCENARIOS}
+    sources = {"definitions": paths.DEFINITIONS, "schemas": paths.SCHEMAS, "scenarios": paths.SCENARIOS,
+               "source": paths.SOURCE}
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
     try:
@@ -50,8 +51,8 @@ def make_project(target: Path) -> None:
 @click.command()
 @click.argument("directory", type=click.Path(path_type=Path))
 def init(directory: Path) -> None:
-    """Start a rules project in DIRECTORY: the v8.1 definitions, their schemas, the scenarios, a README and a CI
-    workflow that checks them."""
+    """Start a rules project in DIRECTORY: the v8.1 definitions, their schemas, the scenarios, the rulebook's
+    prose, a README and a CI workflow that checks them."""
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
         echo(f"{directory}: already exists and is not an empty folder; choose a new folder", err=True)
         sys.exit(EXIT_DATA_ERROR)

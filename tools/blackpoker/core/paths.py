@@ -54,6 +54,18 @@ def build_input(name: str) -> Path | None:
     return None
 
 
-def existing_inputs(names: tuple[str, ...]) -> list[Path]:
-    """The build inputs among ``names`` that this install has, in order (for cache keys and watching)."""
-    return [path for path in map(build_input, names) if path is not None and path.exists()]
+def prose_folder(definitions: Path) -> Path:
+    """The rulebook's prose a build of ``definitions`` reads: the project's own ``source/`` beside the definitions
+    folder when it holds a Sphinx configuration (``blackpoker init`` copies one there, for the maintainer to
+    edit), else the prose the toolkit carries."""
+    own = Path(definitions).resolve().parent / "source"
+    return own if (own / "conf.py").is_file() else SOURCE
+
+
+def existing_inputs(names: tuple[str, ...], prose: Path = SOURCE) -> list[Path]:
+    """The build inputs among ``names`` that this install has, in order (for cache keys and watching); the
+    prose's (``source/…``) taken from ``prose`` (see :func:`prose_folder`)."""
+    def located(name: str) -> Path | None:
+        first, _, rest = name.partition("/")
+        return (prose / rest if rest else prose) if first == "source" else build_input(name)
+    return [path for path in map(located, names) if path is not None and path.exists()]

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import IMAGES, MAX_PICTURE_BYTES, definition_files, load_rules
 from blackpoker.core.model import Rules
-from blackpoker.core.paths import SCENARIOS, existing_inputs
+from blackpoker.core.paths import DEFINITIONS, SCENARIOS, existing_inputs, prose_folder
 from blackpoker.infra.cache import StepCache, fingerprint
 from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.pipeline.code import code_closure
@@ -139,7 +139,7 @@ def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[li
     from blackpoker.render.pdfparts import PartCache
     rules = load_rules(definitions)
     used: list[str] = []
-    files = build_html(rules, staging) + build_pdfs(rules, staging, runner=context.runner,
+    files = build_html(rules, staging, prose_folder(definitions)) + build_pdfs(rules, staging, runner=context.runner,
                                                     cache=PartCache(context.parts), used=used)
     return files, _pdf_pages(files), used
 
@@ -151,7 +151,7 @@ def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[
     used: list[str] = []
     step = next(s for s in STEPS if s.name == "rulebook")
     files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook",
-                           environment=kept_state_key(step),
+                           environment=kept_state_key(step, definitions), source=prose_folder(definitions),
                            runner=context.runner, cache=PartCache(context.parts), used=used)
     copy_moved_pdfs(staging)  # the official site's names of the book's PDFs (not counted: the same pages)
     return files, _pdf_pages(files), used
@@ -232,9 +232,10 @@ CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # wh
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
 
 
-def _roots(step: Step) -> list[Path]:
-    """The files a step reads besides the definitions: the code it runs, the shared inputs and its own."""
-    return code_closure(step.code) + existing_inputs((*CODE, *step.inputs))
+def _roots(step: Step, definitions: Path) -> list[Path]:
+    """The files a step reads besides the definitions: the code it runs, the shared inputs and its own (the
+    prose the project's own, beside ``definitions``, when it has one)."""
+    return code_closure(step.code) + existing_inputs((*CODE, *step.inputs), prose_folder(definitions))
 
 
 def step_key(step: Step, definitions: Path, rules: Rules) -> str:
@@ -242,16 +243,16 @@ def step_key(step: Step, definitions: Path, rules: Rules) -> str:
     without it), code, schemas, its own inputs, the toolchain (versions, fonts), environment knobs."""
     from blackpoker.core.export import rules_digest
     from blackpoker.infra.toolchain import toolchain
-    roots = (_definition_files(definitions) if step.prose else []) + _roots(step)
+    roots = (_definition_files(definitions) if step.prose else []) + _roots(step, definitions)
     content = "" if step.prose else rules_digest(rules, prose=False)
     return fingerprint(roots, step.name, content, toolchain(), os.environ.get("SOURCE_DATE_EPOCH", ""))
 
 
-def kept_state_key(step: Step) -> str:
+def kept_state_key(step: Step, definitions: Path = DEFINITIONS) -> str:
     """What a step's state kept between builds (the rulebook's Sphinx environment) depends on but cannot
     follow itself: the step's inputs except the definitions and the documents (``.md``), which Sphinx tracks."""
     from blackpoker.infra.toolchain import toolchain
-    return fingerprint(_roots(step), step.name, toolchain(), skip_suffixes=(".md",))
+    return fingerprint(_roots(step, definitions), step.name, toolchain(), skip_suffixes=(".md",))
 
 
 def build_inputs(definitions: Path) -> list[Path]:
@@ -259,7 +260,7 @@ def build_inputs(definitions: Path) -> list[Path]:
     folder is watched whole, even before it exists, so a picture added later is seen."""
     pictures = (definitions / IMAGES).resolve()
     return sorted({*(p for p in _definition_files(definitions) if not p.is_relative_to(pictures)), pictures,
-                   *(path for step in STEPS for path in _roots(step))})
+                   *(path for step in STEPS for path in _roots(step, definitions))})
 
 
 def _definition_files(definitions: Path) -> list[Path]:
@@ -345,7 +346,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     start = time.perf_counter()
     # fail fast, before any file is touched; the build plays the scenarios, so the simulator must cover the rules
     rules = load_rules(definitions, extra_checks=(coverage_problems,))
-    _check_rulebook_refs(rules)
+    _check_rulebook_refs(rules, prose_folder(definitions))
     progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions"
              + _not_simulated(rules))
 
@@ -365,12 +366,11 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     return report
 
 
-def _check_rulebook_refs(rules: Rules) -> None:
+def _check_rulebook_refs(rules: Rules, prose: Path) -> None:
     """The rulebook's pages name entries of the repository's edition: other definitions must have them all
     (each missing one is a located error in the page, before anything is written)."""
-    from blackpoker.core.paths import SOURCE
     from blackpoker.render.sourcerefs import missing_entries
-    problems = missing_entries(rules, SOURCE)
+    problems = missing_entries(rules, prose)
     if problems:
         raise DefinitionErrors(problems)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from blackpoker.core.model import Rules
+from blackpoker.core.paths import SOURCE
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.render.actionlist.help import help_panels
 from blackpoker.render.actionlist.templates import make_environment, page_context, static_files
@@ -13,9 +14,10 @@ from blackpoker.render.actionlist.view import ListPage, list_pages
 ACTIONLIST_DIR = "actionlist"
 
 
-def render_pages(rules: Rules) -> dict[str, str]:
-    """Every HTML file of the action lists as text, keyed by its path under ``actionlist/`` (no I/O)."""
-    panels = help_panels(rules)
+def render_pages(rules: Rules, source: Path = SOURCE) -> dict[str, str]:
+    """Every HTML file of the action lists as text, keyed by its path under ``actionlist/`` (no I/O); the help
+    panels from the rulebook's prose in ``source``."""
+    panels = help_panels(rules, source)
     env = make_environment(rules, {p.title: p.anchor for p in panels})
     pages = list_pages(rules)
     list_template = env.get_template("list.html")
@@ -25,11 +27,11 @@ def render_pages(rules: Rules) -> dict[str, str]:
     return out
 
 
-def build_html(rules: Rules, out_dir: Path) -> list[Path]:
+def build_html(rules: Rules, out_dir: Path, source: Path = SOURCE) -> list[Path]:
     """Write the HTML lists, the index and the static assets under ``out_dir/actionlist``."""
     root = out_dir / ACTIONLIST_DIR
     written: list[Path] = []
-    for rel, text in render_pages(rules).items():
+    for rel, text in render_pages(rules, source).items():
         path = root / rel
         write_atomic(path, text)
         written.append(path)
