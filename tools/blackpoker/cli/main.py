@@ -20,6 +20,7 @@ from blackpoker.cli.common import (
     load,
     report_definition_errors,
 )
+from blackpoker.cli.diff import diff
 from blackpoker.cli.official import import_
 from blackpoker.cli.sim import sim
 from blackpoker.core.errors import DefinitionErrors
@@ -113,6 +114,7 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
 
 cli.add_command(sim)
 cli.add_command(import_)
+cli.add_command(diff)
 
 
 class Stopped(BaseException):
