@@ -57,6 +57,7 @@ COMPILED = (
     "blackpoker.sim.setup",
     "blackpoker.sim.state",
     "blackpoker.sim.text",
+    "blackpoker.sim.wording",
 )
 # What the compiled code was built from: a change to any of these files makes the extensions stale.
 SOURCE_FOLDERS = ("core", "sim")

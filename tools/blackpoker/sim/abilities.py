@@ -6,19 +6,27 @@ each scope by timestamp, so a size can never be added twice (6.4.2 適用タイ�
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules, Trump
+from blackpoker.core.typography import typography_key
 from blackpoker.sim import lookup
 from blackpoker.sim.state import Character, GameState, Modifier, TrumpCard
 
 SCOPE_ORDER: Final = {"all": 0, "your": 1, "this": 2}
 
-# 4.3.2: a label that holds only sometimes names its condition in the definitions; each condition text is code here.
+# 4.3.2: a label that holds only sometimes names its condition in the definitions; each condition text is code here,
+# found whatever its typography (第8.2版 writes キーカードにAが…: core.typography.typography_key).
 LABEL_CONDITIONS: Final = {
-    "キーカードに A が含まれる場合のみ": lambda ch: any(c.rank == 1 for c in ch.cards),
+    typography_key("キーカードに A が含まれる場合のみ"): lambda ch: any(c.rank == 1 for c in ch.cards),
 }
+
+
+def label_condition(text: str) -> Callable[[Character], bool] | None:
+    """The code of a label condition text; None for one the simulator does not know."""
+    return LABEL_CONDITIONS.get(typography_key(text))
 
 # 4.3.3: the fog abilities, as (scope, sign). アップ/ダウン act on their target ("対象とした兵士" → this),
 # フォース on "自分の兵士全て" (your).
@@ -59,11 +67,23 @@ def size(state: GameState, ch: Character, mods: list[Modifier] | None = None) ->
     return total
 
 
+_KNOWN_CONDITIONS: Final[dict[str, Callable[[Character], bool]]] = {}
+
+
+def _condition(text: str) -> Callable[[Character], bool]:
+    found = _KNOWN_CONDITIONS.get(text)
+    if found is None:
+        code = label_condition(text)
+        assert code is not None, f"label condition {text!r} is not simulated (blackpoker check reports it)"
+        found = _KNOWN_CONDITIONS[text] = code
+    return found
+
+
 def labels(rules: Rules, ch: Character) -> frozenset[str]:
     """The labels of a character (2.8.1), read from the character list; conditional ones checked here."""
     out = set()
     for label in lookup.character(rules, ch.type_id).labels:
-        if label.condition is None or LABEL_CONDITIONS[label.condition](ch):
+        if label.condition is None or _condition(label.condition)(ch):
             out.add(label.name)
     return frozenset(out)
 

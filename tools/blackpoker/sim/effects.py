@@ -345,7 +345,7 @@ def _counter(ctx: Ctx) -> None:
 
 @effect("ceasefire")
 def _ceasefire(ctx: Ctx) -> None:
-    negate(ctx, ctx.target().ref)
+    negate(ctx, ctx.target().ref)  # its target, a ダメージ判定 request, has no key cards (wording.py)
 
 
 @effect("reunion")
@@ -479,10 +479,10 @@ def _throw(ctx: Ctx) -> None:
 @effect("death-spear")
 def _death_spear(ctx: Ctx) -> None:
     s, ch = ctx.state, ctx.target_char()
-    n, d = size(s, ch), ctx.key_of_suit("D").number
+    n, d = size(s, ch), ctx.key_of_suit("D").number  # 第8.1版's 「数字」 is the size: ruling soldier-number-size
     if n == 0 or n % d:
         if ctx.state.recording:
-            ctx.log(f"兵士の数字 {n} は {d} で割り切れない(または0)ため効果なし")
+            ctx.log(f"兵士のサイズ {n} は {d} で割り切れない(または0)ため効果なし")
         return
     ops.remove_character(s, ch.uid)
     rest = list(ch.cards)

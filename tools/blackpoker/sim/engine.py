@@ -30,7 +30,7 @@ from blackpoker.sim import (
     frame_effects,  # noqa: F401  (registers the frame actions' effects)
     lookup,
 )
-from blackpoker.sim.abilities import LABEL_CONDITIONS
+from blackpoker.sim.abilities import label_condition
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.effects import EFFECTS, Ctx
 from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
@@ -49,6 +49,7 @@ from blackpoker.sim.requests import (
 )
 from blackpoker.sim.state import GameState, Pending, Request, Target, player_name
 from blackpoker.sim.text import card_list, char_text
+from blackpoker.sim.wording import KNOWN, knows_wording, unknown_wordings
 
 # Pattern-1 triggers (2.10.6): which triggered action follows the resolution of which action.
 FOLLOWS: Final = {"end": "charge", "charge": "draw", "attack": "block", "block": "damage-judgement"}
@@ -80,6 +81,9 @@ def coverage_gaps(rules: Rules) -> list[Gap]:
         if a.id not in EFFECTS:
             gaps.append(Gap(a.origin, f"action '{a.id}' has no effect in the simulator",
                             f"アクション「{a.name}」: 効果をシミュレーターが扱いません"))
+    for a in unknown_wordings(rules):
+        gaps.append(Gap(a.origin.sub("effect"), f"action '{a.id}': the wording of its effect is not one the simulator "
+                        "knows (sim/wording.py)", f"アクション「{a.name}」: 効果の文言をシミュレーターが扱いません"))
     for action_id in sorted(set(EFFECTS) - action_ids):
         gaps.append(Gap(actions_file, f"effect '{action_id}' has no action in the definitions"))
     for a in rules.actions:
@@ -92,7 +96,7 @@ def coverage_gaps(rules: Rules) -> list[Gap]:
                             f"アクション「{a.name}」: 起動条件「{a.activation_condition}」をシミュレーターが扱いません"))
     for c in rules.characters:
         for i, label in enumerate(c.labels):
-            if label.condition is not None and label.condition not in LABEL_CONDITIONS:
+            if label.condition is not None and label_condition(label.condition) is None:
                 gaps.append(Gap(c.origin.sub("labels", i, "condition"),
                                 f"character '{c.id}': label condition '{label.condition}' is not simulated",
                                 f"キャラクター「{c.name}」: ラベル<{label.name}>の条件「{label.condition}」を"
@@ -133,9 +137,10 @@ def _located(rules: Rules) -> list[tuple[Origin, str]]:
     return [(g.origin, f"simulator: {g.message}") for g in coverage_gaps(rules)]
 
 
-def simulates(action_id: str) -> bool:
-    """Whether the simulator has an effect for the action (the others are never offered as requests)."""
-    return action_id in EFFECTS
+def simulates(action_id: str, rules: Rules | None = None) -> bool:
+    """Whether the simulator has an effect for the action (the others are never offered as requests); with
+    ``rules``, also whether it knows the edition's wording of it."""
+    return action_id in EFFECTS and (rules is None or action_id not in KNOWN or knows_wording(rules, action_id))
 
 
 # --- queries ---------------------------------------------------------------------------------------
@@ -167,7 +172,7 @@ def legal_options(state: GameState) -> Sequence[Decision]:
         return [Choose(o) for o in state.pending.options]
     assert state.chance is not None
     # an action the simulator has no effect for (an edition with ``simulated: false``) is never offered
-    return Options([g for g in request_groups(state, state.chance) if simulates(g.action_id)])
+    return Options([g for g in request_groups(state, state.chance) if simulates(g.action_id, state.rules)])
 
 
 class Options(Sequence[Decision]):
@@ -249,7 +254,7 @@ def _request(s: GameState, decision: RequestAction, validate: bool = True) -> No
     assert player is not None
     if validate:
         check_request(s, player, decision)
-    if not simulates(decision.action_id):  # legal, but its effect is unknown (an edition with simulated: false)
+    if not simulates(decision.action_id, s.rules):  # legal, but its effect is unknown (an edition with simulated: false)
         raise IllegalDecision(f"「{s.rules.action(decision.action_id).name}」はシミュレーターが扱わないアクションです")
     action = lookup.action(s.rules, decision.action_id)
     s.passes = ()  # [4]
