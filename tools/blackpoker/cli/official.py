@@ -124,14 +124,21 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
     result = import_official(official, base)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
+    for warning in sorted(result.warnings):
+        click.echo(str(warning), err=True)
+    for ruling in result.left_out:
+        click.echo(f"note: rulings.yaml: ruling {ruling}: left out", err=True)
     if result.errors and not keep_going:
         _fail(result.errors, "nothing written (--keep-going converts the rest)")
-    files: dict[str, str | bytes] = dict(definitions_texts(result))
+    texts = definitions_texts(result)
+    files: dict[str, str | bytes] = dict(texts)
     files.update({ours: source.read_bytes() for ours, source in result.pictures.items()})
+    files.update(kept_source(official_dir, texts, result.pictures))
     load_problems = publish(out, files, IMPORT_MARKER, "import", _loads, keep=keep_going)
     counts = ", ".join(f"{n} {what}" for what, n in result.counts.items())
     written = not load_problems or keep_going
-    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above)"
+    warned = f"; {len(result.warnings)} warnings (above)" if result.warnings else ""
+    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above){warned}"
                + ("" if written else "; nothing written"), err=True)
     if result.errors or load_problems:
         for problem in sorted(result.errors) + load_problems:
@@ -140,6 +147,29 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
         click.echo(f"{left + len(load_problems)} problems ({left} in the official files: those entries are left "
                    f"out; {len(load_problems)} in the written definitions)", err=True)
         sys.exit(EXIT_DATA_ERROR)
+
+
+def kept_source(official_dir: Path, texts: dict[str, str], pictures: dict[str, Path]) -> dict[str, str | bytes]:
+    """What ``export --format official`` needs to write the files back as they were: the official files as read
+    (``official-source/``) and the definitions as imported (``official-source/definitions/``), to tell what
+    changed since."""
+    from blackpoker.official.exporter import SNAPSHOT, SOURCE
+    from blackpoker.official.reader import OPTIONAL, REQUIRED
+    out: dict[str, str | bytes] = {f"{SOURCE}/{name}": (official_dir / name).read_bytes()
+                                   for name in REQUIRED + OPTIONAL if (official_dir / name).is_file()}
+    out.update({f"{SOURCE}/{SNAPSHOT}/{name}": text for name, text in texts.items()})
+    out.update({f"{SOURCE}/{SNAPSHOT}/{ours}": path.read_bytes() for ours, path in pictures.items()})
+    out[f"{SOURCE}/README.md"] = SOURCE_README
+    return out
+
+
+SOURCE_README = """# official-source
+
+Written by `blackpoker import`: the official files as they were read, and (in `definitions/`) the definitions
+as they were imported. `blackpoker export --format official` compares the definitions beside this folder with
+those in `definitions/` and writes these files back with only the changed values edited, so a diff of the
+official files shows exactly the edits. Do not edit this folder; import again to replace it.
+"""
 
 
 def _fail(problems: list[DefinitionError], what: str) -> None:
@@ -157,7 +187,8 @@ def export_official_folder(directory: Path | None, out: Path) -> None:
         check_output(out, EXPORT_MARKER, {"the definitions": definitions})
     except Refused as exc:
         _refuse(exc)
-    files = export_official(load(definitions))
+    from blackpoker.official.exporter import SOURCE
+    files = export_official(load(definitions), definitions / SOURCE)
     publish(out, files, EXPORT_MARKER, "export --format official")
     click.echo(f"wrote {out}: {', '.join(sorted(name for name in files if '/' not in name))}"
                f"{' and pictures' if any('/' in name for name in files) else ''}", err=True)

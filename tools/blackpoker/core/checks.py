@@ -16,6 +16,9 @@ from blackpoker.core.yamlsource import SourceFile
 Problem = tuple[m.Origin, str]
 Check = Callable[[m.Rules], Iterable[Problem]]
 CHECKS: list[Check] = []
+# What the simulator needs to read (target phrases, summoning wording): errors in an edition that declares itself
+# simulated (the default), warnings in one with ``simulated: false``, which is published all the same.
+SIMULATION_CHECKS: list[Check] = []
 
 
 def check(fn: Check) -> Check:
@@ -23,11 +26,24 @@ def check(fn: Check) -> Check:
     return fn
 
 
+def simulation_check(fn: Check) -> Check:
+    SIMULATION_CHECKS.append(fn)
+    return fn
+
+
 def run_checks(rules: m.Rules, sources: dict[str, SourceFile]) -> Iterator[DefinitionError]:
     by_name = {s.name: s for s in sources.values()}
-    for fn in CHECKS:
+    for fn in CHECKS + (SIMULATION_CHECKS if rules.edition.simulated else []):
         for origin, message in fn(rules):
             yield by_name[origin.file].error(origin.path, message)
+
+
+def simulation_warnings(rules: m.Rules) -> list[Problem]:
+    """The simulation checks' findings in an edition that is not simulated (none in one that is: there they are
+    errors)."""
+    if rules.edition.simulated:
+        return []
+    return [(origin, f"simulator: {message}") for fn in SIMULATION_CHECKS for origin, message in fn(rules)]
 
 
 def _entries(rules: m.Rules) -> Iterator[tuple[str, m.Action | m.Character | m.Fog | m.Trump]]:
@@ -212,15 +228,37 @@ def trumps_and_soldier_actions_agree(rules: m.Rules) -> Iterator[Problem]:
 
 
 @check
+def summons_exist(rules: m.Rules) -> Iterator[Problem]:
+    actions = {a.id for a in rules.actions}
+    for c in rules.characters:
+        for i, ref in enumerate(c.summoned_by):
+            if ref not in actions:
+                yield c.origin.sub("summoned_by", i), f"no action with id '{ref}'"
+
+
+@simulation_check
+def targets_known(rules: m.Rules) -> Iterator[Problem]:
+    """A 対象 text outside core/targets.py: the lists print it, the simulator cannot aim the action."""
+    from blackpoker.core.targets import TargetSyntaxError, parse_target
+    for a in rules.actions:
+        if a.target is not None and a.target_spec is None:
+            try:
+                parse_target(a.target)
+            except TargetSyntaxError as exc:
+                yield a.origin.sub("target"), str(exc)
+
+
+@simulation_check
 def characters_and_summons_agree(rules: m.Rules) -> Iterator[Problem]:
     actions = {a.id: a for a in rules.actions}
     summoned = {ref for c in rules.characters for ref in c.summoned_by}
     for c in rules.characters:
+        if not c.summoned_by:
+            yield c.origin.sub("summoned_by"), f"no action summons '{c.name}'; expected the actions whose effect " \
+                f"makes a card {c.name} ('{c.name}として')"
         for i, ref in enumerate(c.summoned_by):
             action = actions.get(ref)
-            if action is None:
-                yield c.origin.sub("summoned_by", i), f"no action with id '{ref}'"
-            elif not re.search(f"{c.name}と(して|する)", "".join(m.iter_text(action.effect))):
+            if action is not None and not re.search(f"{c.name}と(して|する)", "".join(m.iter_text(action.effect))):
                 yield c.origin.sub("summoned_by", i), (f"the effect of '{ref}' does not make a card {c.name} "
                                                        f"('{c.name}として' or '{c.name}とする')")
     for a in rules.actions:

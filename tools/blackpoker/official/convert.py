@@ -172,12 +172,14 @@ def write_bullets(items: list[str], mark: str = "・") -> str:
 # --- key cards ------------------------------------------------------------------------------------
 
 _OFFICIAL_GLYPHS = str.maketrans({"〜": "~", "～": "~", "♢": "◇", "♦": "◇", "♥": "♡"})
+_WIDE_DIGITS = str.maketrans({chr(0xFF10 + i): str(i) for i in range(10)})
 
 
 def read_key_card(text: str) -> tuple[str, Normalised | None]:
     """The official key-card text respaced to our canonical form (``♠A〜10 を 2枚`` → ``♠A~10 を2枚``): it must
     read the same, so only spaces and glyphs may change."""
-    glyphs = text.strip().translate(_OFFICIAL_GLYPHS)
+    narrow = text.strip().translate(_WIDE_DIGITS)
+    glyphs = narrow.translate(_OFFICIAL_GLYPHS)
     spaced = re.sub(r"\s*を\s*", " を", re.sub(r"\s*と\s*", " と ", glyphs))
     spaced = re.sub(r"同じ(スート|数字) を", r"同じ\1を", re.sub(r"同じスートの\s*", "同じスートの ", spaced))
     spaced = re.sub(r"全て\s*[(（]裏向き[)）]", "全て (裏向き)", spaced)
@@ -193,7 +195,8 @@ def read_key_card(text: str) -> tuple[str, Normalised | None]:
     if re.sub(r"\s", "", canonical) != re.sub(r"\s", "", glyphs):
         raise Unmappable(f"key card '{text}' is written differently from the canonical '{canonical}'; "
                          f"write it as '{to_official_key(canonical)}'")
-    return canonical, (Normalised(text, canonical, "key card respaced") if canonical != text else None)
+    what = "key card with half-width digits" if narrow != text.strip() else "key card respaced"
+    return canonical, (Normalised(text, canonical, what) if canonical != text else None)
 
 
 def to_official_key(text: str) -> str:
@@ -240,11 +243,13 @@ def write_labels(labels: list[tuple[str, str | None]]) -> str:
 
 
 _ABILITY = re.compile(r"^【(?P<name>[^】]+)】\s*(?P<text>.+)$", re.S)
+# 「魔力増加（このキャラクターが場にいる間、…）」: a short name (no sentence mark) with its text in brackets
+_ABILITY_BRACKETED = re.compile(r"^(?P<name>[^（(【。、\s]{1,16})[（(](?P<text>.+)[）)]$", re.S)
 
 
 def read_abilities(text: str) -> list[str | dict[str, str]]:
-    """charAbility: one ability per ``・`` line (a line without it continues the one above); ``【name】text`` is a
-    named ability."""
+    """charAbility: one ability per ``・`` line (a line without it continues the one above); ``【name】text`` and
+    ``name（text）`` are named abilities."""
     items: list[str] = []
     for line in text.strip().splitlines():
         if line.startswith("・") or not items:
@@ -253,7 +258,7 @@ def read_abilities(text: str) -> list[str | dict[str, str]]:
             items[-1] += "\n" + line.strip()
     out: list[str | dict[str, str]] = []
     for item in items:
-        match = _ABILITY.match(item)
+        match = _ABILITY.match(item) or _ABILITY_BRACKETED.match(item)
         out.append({"name": match["name"], "text": match["text"]} if match else item)
     return out
 

@@ -50,7 +50,7 @@ def read_terms(path: Path) -> list[IndexEntry]:
 def definition_entries(rules: Rules) -> list[IndexEntry]:
     """Every named definition, labelled as its generated list labels it."""
     entries: list[Named] = [*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames]
-    return [IndexEntry(sort_key(e.reading), e.name, label(e), anchor(e)) for e in entries]
+    return [IndexEntry(sort_key(e.reading or e.name), e.name, label(e), anchor(e)) for e in entries]
 
 
 def all_entries(rules: Rules, terms_file: Path) -> list[IndexEntry]:

@@ -256,7 +256,7 @@ class ListDirective(RulesDirective):
             ("継承元", parent),
             ("フォーマット", r.format_table(rules, f.formats)),
             ("デッキ条件", self.deck(f) if f.deck else [r.para("なし")]),
-            ("ゲームの始め方", [setup, r.para(f.setup_continues)]),
+            ("ゲームの始め方", [setup, r.para(f.setup_continues)] if f.setup else None),
             ("アクションリスト", self.links("次のアクションが追加で利用可能です。", "action",
                                     [(a, rules.action(a).name) for a in f.actions], FRAME_ACTIONS_SECTION)),
             ("フォグリスト", self.links("次のフォグが追加で利用可能です。", "fog",
