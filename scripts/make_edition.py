@@ -8,8 +8,9 @@ frames, their actions and trumps, the tables, the rulings) is taken from the bas
 
 It runs ``blackpoker export --format official`` on the base, puts the given act.yaml in place of the base's,
 and runs ``blackpoker import`` on the result (with the base as ``--base``), so the edition is exactly what the
-import makes of it. ``--simulated`` then declares the edition played by the simulator (``simulated: true``).
-The official files themselves are not kept.
+import makes of it. The official files themselves are not kept: the import's ``official-source/`` (the files as
+read, for a byte-for-byte export) is removed, as nothing in the official layout belongs in the repository.
+``--simulated`` then declares the edition played by the simulator (``simulated: true``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BLACKPOKER = [sys.executable, "-m", "blackpoker"]
 SIMULATED = ("  simulated: false\n", "  simulated: true\n")
+SOURCE = "official-source"  # what the import keeps of the official files
 
 
 def make(act: Path, out: Path, base: Path, *, simulated: bool) -> None:
@@ -39,6 +41,8 @@ def make(act: Path, out: Path, base: Path, *, simulated: bool) -> None:
               f"({notes} notes)", sep="\n", file=sys.stderr)
         if result.returncode != 0:
             sys.exit(result.returncode)
+    if (out / SOURCE).is_dir():
+        shutil.rmtree(out / SOURCE)
     if simulated:
         ruleset = out / "ruleset.yaml"
         text = ruleset.read_text(encoding="utf-8")

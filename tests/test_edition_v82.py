@@ -97,3 +97,26 @@ def test_an_unknown_wording_is_a_gap_and_never_offered(v82: Rules) -> None:
     from blackpoker.sim.setup import new_game
     state = new_game(rules, "pro", 0)
     assert all(getattr(d, "action_id", None) != "ceasefire" for d in legal_decisions(state))
+
+
+SHARED_ACT = ROOT.parent / "shared" / "official" / "act.yaml"
+
+
+@pytest.mark.skipif(not SHARED_ACT.is_file(), reason="the official files are not at ../shared/official")
+def test_v82_is_what_the_import_makes_of_the_official_act_yaml(tmp_path: Path) -> None:
+    """scripts/make_edition.py on the unmodified official act.yaml gives editions/v8.2 but for its two hand
+    edits (simulated: true; ruling soldier-number-size, about 第8.1版's wording, left out), and no file in the
+    official layout."""
+    import subprocess
+    import sys
+    out = tmp_path / "v8.2"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_edition.py"), str(SHARED_ACT), str(out),
+                    "--simulated"], check=True, capture_output=True)
+    made = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    kept = sorted(p.relative_to(V82).as_posix() for p in V82.rglob("*") if p.is_file())
+    assert made == kept and not any(name.startswith("official-source") for name in made)
+    for name in made:
+        if name != "rulings.yaml":
+            assert (out / name).read_bytes() == (V82 / name).read_bytes(), name
+    fresh = load_rules(out)
+    assert [r.id for r in fresh.rulings if r.id != "soldier-number-size"] == [r.id for r in load_rules(V82).rulings]
