@@ -35,7 +35,7 @@ def diff(old: Path, new: Path, base: Path | None, html: Path | None, typography:
         report_definition_errors(exc)
     result = diff_rules(*rules)
     click.echo(text_report(result, str(old), str(new), typography=typography), nl=False)
-    for warning in version_warnings(result):
+    for warning in result.version_warnings():
         click.echo(f"warning: {warning}", err=True)
     if html is not None:
         from blackpoker.pipeline.fsutil import write_atomic
@@ -89,10 +89,3 @@ def text_report(result: RulesDiff, old: str, new: str, *, typography: bool = Fal
         if refs:
             lines += ["", heading, *(f"{r.kind_name} {r.name} ({r.id})" for r in refs)]
     return "\n".join(lines) + "\n"
-
-
-def version_warnings(result: RulesDiff) -> list[str]:
-    """An entry whose wording changed while its hand-kept 更新バージョン gained no version."""
-    return [f"{_who(c)}: its wording changed from {result.old.version} to {result.new.version}, but its "
-            f"更新バージョン ({', '.join(c.updated_new) or 'none'}) gained no new version"
-            for c in result.unversioned()]

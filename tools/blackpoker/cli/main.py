@@ -74,12 +74,18 @@ def export(directory: Path | None, output: Path | None, form: str) -> None:
               help="The definitions folder (default: definitions/).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
               show_default=True, help="The output folder; replaced only when the whole build succeeds.")
-def build(definitions: Path | None, out: Path) -> None:
-    """Build everything: rulebook, action lists, PDFs and the JSON export."""
+@click.option("--edition", "editions", type=click.Path(file_okay=False, path_type=Path), multiple=True,
+              help="Another edition to publish beside the definitions, in a folder of its own (repeatable; "
+                   "default: every definitions folder in editions/ beside the definitions).")
+@click.option("--no-editions", is_flag=True, help="Publish the definitions' edition only.")
+def build(definitions: Path | None, out: Path, editions: tuple[Path, ...], no_editions: bool) -> None:
+    """Build everything: rulebook, action lists, PDFs and the JSON export, and the other editions' lists."""
     from blackpoker.pipeline.build import BuildError, OutputRefused
     from blackpoker.pipeline.build import build as run_build
+    chosen = [] if no_editions else list(editions) or None
     try:
-        report = run_build(definitions_folder(definitions), out, progress=lambda line: click.echo(line, err=True))
+        report = run_build(definitions_folder(definitions), out, progress=lambda line: click.echo(line, err=True),
+                           editions=chosen)
     except DefinitionErrors as exc:
         report_definition_errors(exc)
     except OutputRefused as exc:

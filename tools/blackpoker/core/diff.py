@@ -96,6 +96,12 @@ class RulesDiff:
         """Entries whose wording changed while their hand-kept 更新 versions did not gain a new one."""
         return tuple(c for c in self.reworded if not set(c.updated_new) - set(c.updated_old))
 
+    def version_warnings(self) -> list[str]:
+        """:meth:`unversioned`, one line each (for maintainers)."""
+        return [f"{c.new.kind_name} {c.new.name} ({c.new.id}): its wording changed from {self.old.version} to "
+                f"{self.new.version}, but its 更新バージョン ({', '.join(c.updated_new) or 'none'}) gained no new version"
+                for c in self.unversioned()]
+
 
 # --- the fields of each kind, as text ------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,10 +36,12 @@ from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.pipeline.cache import StepCache, fingerprint
 from blackpoker.pipeline.code import code_closure
 from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
+from blackpoker.render.actionlist.editions import ONE_EDITION, ListSite
 from blackpoker.render.actionlist.help import HELP_SOURCES
 from blackpoker.sim.engine import coverage_problems, coverage_warnings
 
 if TYPE_CHECKING:
+    from blackpoker.pipeline.editions import EditionPlan, Job
     from blackpoker.pipeline.jobs import Scheduler
 
 
@@ -95,6 +97,7 @@ class Context:
     runner: Scheduler
     parts: Path  # the part cache's folder
     work: Path  # where steps keep state between builds of this output (the rulebook's Sphinx environment)
+    site: ListSite = ONE_EDITION  # the edition's place among the site's editions (the lists' switcher)
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,7 @@ def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[li
     from blackpoker.render.pdfparts import PartCache
     rules = load_rules(definitions)
     used: list[str] = []
-    files = build_html(rules, staging) + build_pdfs(rules, staging, runner=context.runner,
+    files = build_html(rules, staging, context.site) + build_pdfs(rules, staging, runner=context.runner,
                                                     cache=PartCache(context.parts), used=used)
     return files, _pdf_pages(files), used
 
@@ -294,12 +297,17 @@ class BuildReport:
 
 
 def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
-          jobs: int | None = None, cache_dir: Path | None = None) -> BuildReport:
+          jobs: int | None = None, cache_dir: Path | None = None,
+          editions: Sequence[Path] | None = None) -> BuildReport:
     """Build everything from ``definitions`` into ``out``; raise BuildError or DefinitionErrors on failure.
+
+    ``editions``: the other editions published beside it, each under its own folder with its action lists and
+    JSON (default: every definitions folder in ``editions/`` beside ``definitions``; see pipeline/editions.py).
 
     One build at a time per output folder: a second one waits for the first (see locks.py). Builds of other
     output folders may run at the same time and share the cache.
     """
+    from blackpoker.pipeline.editions import Edition, other_editions, plan_editions
     from blackpoker.pipeline.locks import CacheLease, output_lock
 
     start = time.perf_counter()
@@ -309,6 +317,14 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     gaps = len(coverage_warnings(rules))
     progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions"
              + (f"; {gaps} not simulated (simulated: false; `blackpoker check` lists them)" if gaps else ""))
+    others = [Edition(folder, load_rules(folder, extra_checks=(coverage_problems,)))
+              for folder in (other_editions(definitions) if editions is None else editions)]
+    plan = plan_editions(Edition(definitions, rules), others)
+    for edition in others:
+        progress(f"checked edition {edition.rules.edition.version} ({edition.definitions}): "
+                 f"{len(edition.rules.actions)} actions, published in {plan.sites[edition.version].root}")
+    for warning in plan.warnings:
+        progress(f"warning: {warning}")
 
     out = out.resolve()
     check_output(out, definitions)
@@ -318,7 +334,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
         check_output(out, definitions)  # again: the build we waited for may have changed the folder
         lease = CacheLease(cache_root)
         with lease.shared():
-            report = _build(definitions, rules, out, cache_root, progress, jobs)
+            report = _build(plan, out, cache_root, progress, jobs)
         with lease.alone() as alone:
             if alone:  # no other build reads the cache: drop what no recent build uses
                 _clean_cache(cache_root, out)
@@ -355,9 +371,10 @@ def _clean_cache(cache_root: Path, out: Path) -> None:
     shutil.rmtree(cache_root / "rulebook-work", ignore_errors=True)  # the single folder of older versions
 
 
-def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progress: Callable[[str], None],
+def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[str], None],
            jobs: int | None) -> BuildReport:
-    """The build proper, holding the output folder's lock and a shared hold on the cache."""
+    """The build proper, holding the output folder's lock and a shared hold on the cache: every step of the
+    current edition, the steps of each other edition (into its folder), then the 版の違い pages."""
     from blackpoker.pipeline.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
 
     _remove_leftovers(out)
@@ -371,33 +388,35 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
     work.mkdir(parents=True, exist_ok=True)
     os.utime(work)  # most recently used: kept by the clean-up
     try:
-        pending: list[tuple[Step, str]] = []
-        for step in STEPS:
-            key = step_key(step, definitions, rules)
+        pending: list[tuple[Step, str, Job]] = []
+        for job in plan.jobs(STEPS):
+            step, site = job.step, job.site
+            key = job.key(step_key(step, job.definitions, job.rules))
             t0 = time.perf_counter()
-            restored = cache.restore(step.name, key, staging)
+            restored = cache.restore(job.cache_name, key, staging / site.root)
             if restored is None:
-                pending.append((step, key))
+                pending.append((step, key, job))
                 continue
             report.results.append(StepResult(step.name, tuple(restored), time.perf_counter() - t0, "unchanged"))
-            progress(f"  = {step.title}: unchanged, {len(restored)} files reused")
+            progress(f"  = {job.title}: unchanged, {len(restored)} files reused")
         if pending:
             workers = jobs or default_workers()
             pool = process_pool(workers)  # before any thread starts: the workers are forked
             scheduler = Scheduler(pool, workers)
-            context = Context(scheduler, cache_root / "parts", work)
             lock = threading.Lock()
             interrupted = True
             try:
-                futures: dict[Future[StepResult], tuple[Step, str]] = {}
+                futures: dict[Future[StepResult], tuple[Step, str, Job]] = {}
                 threads = []
                 # the lead pipeline first, and alone until its first job is queued: it heads the longest
                 # chain of work, and the other threads would otherwise keep it from the interpreter lock
-                for step, key in sorted(pending, key=lambda p: not p[0].lead):
-                    progress(f"  … {step.title}")
-                    step_dir = scratch / f"step-{step.name}"
+                for step, key, job in sorted(pending, key=lambda p: not p[0].lead):
+                    progress(f"  … {job.title}")
+                    step_dir = scratch / f"step-{job.folder_name}"
                     step_dir.mkdir()
+                    definitions = job.definitions
                     if step.pipeline is not None:
+                        context = Context(scheduler, cache_root / "parts", work, job.site)
                         future: Future[StepResult] = Future()
                         thread = threading.Thread(target=_in_thread, daemon=True,
                                                   args=(future, _run_pipeline, step, definitions.resolve(), step_dir, context))
@@ -409,23 +428,23 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
                     else:
                         future = scheduler.submit(_run_step, step.name, str(definitions.resolve()), str(step_dir),
                                                   priority=NORMAL)
-                    futures[future] = (step, key)
-                for future, (step, key) in futures.items():
+                    futures[future] = (step, key, job)
+                for future, (_step, key, job) in futures.items():
                     try:
                         result = future.result()
                     except DefinitionErrors as exc:
-                        failures.append(f"{step.title}: definitions:\n{exc}")
+                        failures.append(f"{job.title}: definitions:\n{exc}")
                         continue
                     except Exception as exc:
-                        failures.append(f"{step.title}: {type(exc).__name__}: {exc}")
+                        failures.append(f"{job.title}: {type(exc).__name__}: {exc}")
                         continue
-                    step_dir = scratch / f"step-{step.name}"
+                    step_dir = scratch / f"step-{job.folder_name}"
                     with lock:
-                        files = _merge(step_dir, staging, result.files)
-                        cache.store(step.name, key, staging, files, result.parts)
+                        files = _merge(step_dir, staging / job.site.root, result.files)
+                        cache.store(job.cache_name, key, staging / job.site.root, files, result.parts)
                     report.results.append(result)
                     what = ", ".join(x for x in (f"{len(result.files)} files" if result.files else "", result.detail) if x)
-                    progress(f"  ✓ {step.title}: {what} ({result.seconds:.1f} s)")
+                    progress(f"  ✓ {job.title}: {what} ({result.seconds:.1f} s)")
                 for thread in threads:
                     thread.join()
                 interrupted = False
@@ -433,6 +452,9 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
                 stop_pool(pool, now=interrupted)
         if failures:
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
+        changes = plan.write_changes(staging)
+        if changes:
+            progress(f"  ✓ 版の違い: {len(changes)} pages")
         (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         make_publishable(staging)
         _swap(staging, out, scratch / "old")
