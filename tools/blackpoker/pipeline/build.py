@@ -216,6 +216,9 @@ STEPS: tuple[Step, ...] = (
          code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
 )
 CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # what every step depends on
+# the 版の違い pages, written by every build of several editions (not a cached step: they take a moment)
+CHANGES_CODE = ("blackpoker.pipeline.editions", "blackpoker.render.diff")
+CHANGES_INPUTS = ("templates/diff",)
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
 
 
@@ -242,8 +245,13 @@ def kept_state_key(step: Step) -> str:
 
 
 def build_inputs(definitions: Path) -> list[Path]:
-    """Every file or folder a build reads: what the preview watches (the union of the steps' keys)."""
-    return sorted({*_definition_files(definitions), *(path for step in STEPS for path in _roots(step))})
+    """Every file or folder a build reads: what the preview watches (the union of the steps' keys, and the
+    other editions' definitions)."""
+    from blackpoker.pipeline.editions import other_editions
+    editions = [path for folder in other_editions(definitions) for path in _definition_files(folder)]
+    changes = code_closure(CHANGES_CODE) + existing_inputs(CHANGES_INPUTS)
+    return sorted({*_definition_files(definitions), *editions, *changes,
+                   *(path for step in STEPS for path in _roots(step))})
 
 
 def _definition_files(definitions: Path) -> list[Path]:
