@@ -8,6 +8,7 @@ import re
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageChops
 from pypdf import PdfReader
@@ -16,7 +17,9 @@ from pypdf import PdfReader
 def _differ(x: Path, y: Path, tolerance: int, stray: int) -> bool:
     diff = ImageChops.difference(Image.open(x).convert("L"), Image.open(y).convert("L"))
     over = sum(diff.histogram()[tolerance + 1:])
-    return over > stray or diff.getextrema()[1] > 2 * tolerance
+    low, high = diff.getextrema()  # one band ("L"): (min, max)
+    assert not isinstance(high, tuple)
+    return over > stray or high > 2 * tolerance
 
 
 def pages_that_differ(a: Path, b: Path, dpi: int = 40, tolerance: int = 48, stray: int = 0) -> list[int]:
@@ -39,9 +42,9 @@ def pages_that_differ(a: Path, b: Path, dpi: int = 40, tolerance: int = 48, stra
 def structure(pdf: Path) -> dict[str, object]:
     """Outline (depth, title, page, position), named destinations and links, rounded to 0.01 pt."""
     reader = PdfReader(pdf)
-    outline: list[tuple[int, str, int, float, float]] = []
+    outline: list[tuple[int, str, int | None, float, float]] = []
 
-    def walk(items: list, depth: int) -> None:
+    def walk(items: list[Any], depth: int) -> None:  # pypdf's outline: destinations and nested lists
         for item in items:
             if isinstance(item, list):
                 walk(item, depth + 1)
@@ -73,7 +76,7 @@ def words_drawn_over_words(pdf: Path) -> list[tuple[int, str, str]]:
     out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
     found = []
     for number, page in enumerate(out.split("<page ")[1:], start=1):
-        words = [(*(float(v) for v in m.groups()[:4]), html.unescape(m.group(5))) for m in _WORD.finditer(page)]
+        words = [(float(m[1]), float(m[2]), float(m[3]), float(m[4]), html.unescape(m[5])) for m in _WORD.finditer(page)]
         for i, (ax0, ay0, ax1, ay1, a) in enumerate(words):
             for bx0, by0, bx1, by1, b in words[i + 1:]:
                 w, h = min(ax1, bx1) - max(ax0, bx0), min(ay1, by1) - max(ay0, by0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 import pytest
@@ -12,6 +13,9 @@ from blackpoker import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.render.actionlist.html import build_html
 from browsers import MARKS, module_browser
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 pytestmark = [
     *MARKS,
@@ -33,12 +37,12 @@ def all_html(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     yield from module_browser()
 
 
 @pytest.fixture()
-def page(browser):  # type: ignore[no-untyped-def]
+def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = context.new_page()
     errors: list[str] = []
@@ -48,7 +52,7 @@ def page(browser):  # type: ignore[no-untyped-def]
     assert not errors, errors
 
 
-def visible(pg) -> set[str]:  # type: ignore[no-untyped-def]
+def visible(pg: Page) -> set[str]:
     return set(pg.eval_on_selector_all("article.entry", VISIBLE))
 
 
@@ -62,14 +66,14 @@ def frame_entries(rules: Rules, frame_id: str) -> set[str]:
     return ({f"act-{a}" for a in frame.actions} | {f"fog-{f}" for f in frame.fogs} | {f"trump-{t}" for t in frame.trumps})
 
 
-def test_deep_link_by_id_shows_exactly_the_format(rules: Rules, all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+def test_deep_link_by_id_shows_exactly_the_format(rules: Rules, all_html: str, page: Page) -> None:
     page.goto(all_html + "?format=lite")
     assert visible(page) == format_entries(rules, "lite")
     assert page.text_content("#active-filter") == rules.format("lite").name
     assert page.text_content("#visible-count") == str(len(format_entries(rules, "lite")))
 
 
-def test_deep_link_with_japanese_names(rules: Rules, all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+def test_deep_link_with_japanese_names(rules: Rules, all_html: str, page: Page) -> None:
     mast, extra = rules.format("mast"), rules.frame("extra")
     page.goto(f"{all_html}?format={quote(mast.name)}&frame={quote(extra.name)}")
     shown = visible(page)
@@ -82,7 +86,7 @@ def test_deep_link_with_japanese_names(rules: Rules, all_html: str, page) -> Non
     assert page.url.endswith("?format=mast&frame=extra")
 
 
-def test_an_address_that_cannot_be_shown_says_why_on_the_page(rules: Rules, all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+def test_an_address_that_cannot_be_shown_says_why_on_the_page(rules: Rules, all_html: str, page: Page) -> None:
     """?format=lite&frame=extra: the Extra frame is not played in Lite (Table 3.1); the page says so instead of
     dropping the frame silently, and quotes an unknown name as text, never as markup (issue 14, item 7)."""
     lite, extra = rules.format("lite"), rules.frame("extra")
@@ -90,10 +94,10 @@ def test_an_address_that_cannot_be_shown_says_why_on_the_page(rules: Rules, all_
     page.goto(all_html + "?format=lite&frame=extra")
     notice = page.locator("#filter-notice")
     assert notice.is_visible()
-    assert f"{extra.name} は{lite.name}では使えないフレームです" in notice.text_content()
+    assert f"{extra.name} は{lite.name}では使えないフレームです" in (notice.text_content() or "")
     assert visible(page) == format_entries(rules, "lite")
     page.goto(all_html + "?format=%3Cb%3Ex%3C%2Fb%3E")
-    assert "フォーマット「<b>x</b>」はありません" in page.text_content("#filter-notice")
+    assert "フォーマット「<b>x</b>」はありません" in (page.text_content("#filter-notice") or "")
     assert page.locator("#filter-notice b").count() == 0
     page.click("[data-filter=format] button[data-value=lite]")
     assert not notice.is_visible()  # a new choice clears it
@@ -101,7 +105,7 @@ def test_an_address_that_cannot_be_shown_says_why_on_the_page(rules: Rules, all_
     assert not page.locator("#filter-notice").is_visible()
 
 
-def test_clicking_filters_combines_them_and_updates_the_url(rules: Rules, all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+def test_clicking_filters_combines_them_and_updates_the_url(rules: Rules, all_html: str, page: Page) -> None:
     page.goto(all_html)
     # without a frame, no frame entry is shown
     assert visible(page) == {f"act-{a.id}" for a in rules.format_actions} | {f"char-{c.id}" for c in rules.characters} \
@@ -135,7 +139,7 @@ def test_clicking_filters_combines_them_and_updates_the_url(rules: Rules, all_ht
     assert page.url.endswith("all.html")
 
 
-def test_without_javascript_everything_is_visible(rules: Rules, all_html: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_without_javascript_everything_is_visible(rules: Rules, all_html: str, browser: Browser) -> None:
     context = browser.new_context(java_script_enabled=False)
     pg = context.new_page()
     pg.goto(all_html + "?format=lite")
@@ -145,7 +149,7 @@ def test_without_javascript_everything_is_visible(rules: Rules, all_html: str, b
     context.close()
 
 
-def test_phone_width_has_no_horizontal_scroll(all_html: str, browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_phone_width_has_no_horizontal_scroll(all_html: str, browser: Browser, tmp_path: Path) -> None:
     context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=2)
     pg = context.new_page()
     pg.goto(all_html + "?format=mast&frame=extra#act-damage-judgement")
@@ -161,7 +165,7 @@ def test_phone_width_has_no_horizontal_scroll(all_html: str, browser, tmp_path: 
     context.close()
 
 
-def test_a_reference_to_a_help_panel_opens_it(all_html: str, page) -> None:  # type: ignore[no-untyped-def]
+def test_a_reference_to_a_help_panel_opens_it(all_html: str, page: Page) -> None:
     page.goto(all_html)
     assert page.evaluate("document.getElementById('help-bulwark-placement').open") is False
     page.click("#act-bulwark-set a.help-ref")

@@ -6,8 +6,11 @@ import math
 import re
 import shutil
 import subprocess
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -167,18 +170,18 @@ def test_no_text_is_drawn_over_other_text(rules: Rules, built: tuple[Path, list[
 
 # ---- page breaks ------------------------------------------------------------------------------------
 
-def _boxes(box):  # type: ignore[no-untyped-def]
+def _boxes(box: Any) -> Iterator[Any]:  # WeasyPrint's layout boxes (untyped)
     yield box
     for child in getattr(box, "children", ()) or ():
         yield from _boxes(child)
 
 
 @pytest.fixture(scope="module")
-def all_document(rules: Rules):  # type: ignore[no-untyped-def]
+def all_document(rules: Rules) -> Any:  # a weasyprint Document (untyped)
     return render_documents(rules, (all_page(rules),))["all"]
 
 
-def test_entries_are_never_split_and_headings_keep_their_first_entry(rules: Rules, all_document) -> None:  # type: ignore[no-untyped-def]
+def test_entries_are_never_split_and_headings_keep_their_first_entry(rules: Rules, all_document: Any) -> None:
     pages_of: dict[str, set[int]] = {}
     for number, page in enumerate(all_document.pages, start=1):
         for box in _boxes(page._page_box):
@@ -216,8 +219,8 @@ class _Counting:
     def __init__(self) -> None:
         self.rendered: list[str] = []
 
-    def submit(self, fn, *args, priority: float = 0, then: float | None = None):  # type: ignore[no-untyped-def]
-        from blackpoker.pipeline.jobs import Inline
+    def submit(self, fn: Callable[..., Any], *args: Any, priority: float = 0, then: float | None = None) -> Future[Any]:
+        from blackpoker.infra.jobs import Inline
         if fn.__name__ == "_render":
             self.rendered.append(args[-1])
         return Inline().submit(fn, *args)

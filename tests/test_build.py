@@ -14,6 +14,7 @@ import pytest
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.paths import DEFINITIONS, ROOT
+from blackpoker.infra.fsutil import remove_tree
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import MARKER, BuildError, OutputRefused, Step, build
 
@@ -136,12 +137,13 @@ def test_an_output_that_cannot_be_replaced_is_a_build_error_naming_it(defs: Path
 def test_the_build_replaces_only_a_folder_it_made(defs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--out may name a new folder, an empty one or an earlier site (its marker); never the user's files
     (issue 13, item 4)."""
-    quiet = {"progress": lambda _: None, "jobs": 1}
-    build(defs, tmp_path / "new" / "site", **quiet)  # type: ignore[arg-type]
+    def quiet(out: Path) -> None:
+        build(defs, out, progress=lambda _: None, jobs=1)
+    quiet(tmp_path / "new" / "site")
     assert (tmp_path / "new" / "site" / MARKER).is_file()
-    build(defs, tmp_path / "new" / "site", **quiet)  # type: ignore[arg-type]  # its own site: replaced
+    quiet(tmp_path / "new" / "site")  # its own site: replaced
     (tmp_path / "empty").mkdir()
-    build(defs, tmp_path / "empty", **quiet)  # type: ignore[arg-type]
+    quiet(tmp_path / "empty")
 
     mine = tmp_path / "mine"
     mine.mkdir()
@@ -157,7 +159,7 @@ def test_the_build_replaces_only_a_folder_it_made(defs: Path, tmp_path: Path, mo
                         (work, "the current folder"), (home, "your home folder"),
                         (ROOT, "the repository"), (Path("."), "the current folder")):
         with pytest.raises(OutputRefused, match=reason):
-            build(defs, out, **quiet)  # type: ignore[arg-type]
+            quiet(out)
     assert (mine / "thesis.txt").read_text(encoding="utf-8") == "years of work"
     assert (defs / "actions.yaml").is_file()
 
@@ -192,7 +194,7 @@ def test_the_site_is_swapped_in_one_step_so_a_crash_leaves_a_complete_site(
     out = tmp_path / "site"
     build(defs, out, progress=lambda _: None, jobs=1)
     _edit(defs, "エンド", "エンドX")
-    real_remove = build_module.remove_tree
+    real_remove = remove_tree
 
     def killed(path: Path) -> None:
         if path.name.startswith(".site.build-"):  # the scratch folder, with the old site, after the exchange
@@ -224,7 +226,7 @@ def test_a_folder_that_cannot_be_removed_is_reported_and_blocks_no_later_build(
     import errno
     out = tmp_path / "site"
     build(defs, out, progress=lambda _: None, jobs=1)
-    real_remove = build_module.remove_tree
+    real_remove = remove_tree
 
     def stuck(path: Path) -> None:
         if path.name.startswith(".site.build-"):
@@ -248,7 +250,7 @@ def test_a_folder_that_cannot_be_removed_is_reported_and_blocks_no_later_build(
 def test_the_step_cache_keeps_the_newest_entries_and_the_parts_they_were_made_from(tmp_path: Path) -> None:
     import os
 
-    from blackpoker.pipeline.cache import StepCache
+    from blackpoker.infra.cache import StepCache
     site = tmp_path / "site"
     (site / "f.txt").parent.mkdir()
     (site / "f.txt").write_text("x", encoding="utf-8")
@@ -265,7 +267,7 @@ def test_the_step_cache_keeps_the_newest_entries_and_the_parts_they_were_made_fr
 
 
 def test_the_cache_is_cleaned_only_when_no_other_build_uses_it(tmp_path: Path) -> None:
-    from blackpoker.pipeline.locks import CacheLease
+    from blackpoker.infra.locks import CacheLease
     building, cleaning = CacheLease(tmp_path), CacheLease(tmp_path)
     with building.shared(), cleaning.alone() as alone:
         assert not alone

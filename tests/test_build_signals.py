@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,9 +34,9 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _wait_for(condition: object, what: str) -> None:
+def _wait_for(condition: Callable[[], bool], what: str) -> None:
     end = time.monotonic() + DEADLINE
-    while not condition():  # type: ignore[operator]
+    while not condition():
         assert time.monotonic() < end, f"still not {what} after {DEADLINE} s"
         time.sleep(0.05)
 

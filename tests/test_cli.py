@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO
 
 from blackpoker.core.paths import DEFINITIONS, ROOT
 
@@ -111,8 +112,9 @@ def test_export_refuses_to_replace_a_link_or_a_device(tmp_path: Path) -> None:
     assert Path("/dev/null").is_char_device()
 
 
-def _blackpoker(*args: str, cwd: Path | None = None, stdout: object = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, stdout=stdout,  # type: ignore[call-overload]
+def _blackpoker(*args: str, cwd: Path | None = None,
+                stdout: int | IO[str] | None = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, stdout=stdout,
                           stderr=subprocess.PIPE, text=True, timeout=120)
 
 

@@ -12,7 +12,7 @@ import yaml
 from blackpoker import load_rules
 from blackpoker.core.export import export_rules
 from blackpoker.core.keycard import render_key_card
-from blackpoker.core.model import Rules, Speed, Timing, Trigger, iter_text
+from blackpoker.core.model import Entry, Rules, Speed, Timing, Trigger, iter_text
 from blackpoker.core.paths import SCHEMAS
 from blackpoker.core.schema import validator_for
 
@@ -60,7 +60,8 @@ def test_frame_actions_per_frame(rules: Rules) -> None:
     assert rules.frame("pack").actions == ("pack-open",)
     assert set(rules.frame("rarepack").actions) == {"pack-open", "rare-draw", "rare-summon", "trap-counter"}
     assert len(rules.frame("extra").actions) == 11
-    assert rules.frame("entry20").deck is not None and len(rules.frame("entry20").deck.cards) == 20
+    deck = rules.frame("entry20").deck
+    assert deck is not None and len(deck.cards) == 20
 
 
 @pytest.mark.parametrize("action_id, trigger, speed, timing, cost, key", [
@@ -77,7 +78,8 @@ def test_frame_actions_per_frame(rules: Rules) -> None:
     ("death-spear", Trigger.DIRECT, Speed.NORMAL, Timing.MAIN, "", "♠A~K と ◇A~K"),
     ("slash", Trigger.DIRECT, Speed.INSTANT, Timing.MAIN, "K", "<スラッシュ> を持つ兵士1体"),
 ])
-def test_action_fields(rules: Rules, action_id, trigger, speed, timing, cost, key) -> None:
+def test_action_fields(rules: Rules, action_id: str, trigger: Trigger, speed: Speed, timing: Timing, cost: str,
+                       key: str) -> None:
     a = rules.action(action_id)
     assert (a.trigger, a.speed, a.timing, a.cost_text, a.key_card) == (trigger, speed, timing, cost, key)
 
@@ -96,7 +98,7 @@ def test_v81_changes_are_in_the_data(rules: Rules) -> None:
 
 
 def test_every_key_card_is_canonical(rules: Rules) -> None:
-    entries = [*rules.actions, *rules.characters, *rules.fogs, *rules.trumps]
+    entries: list[Entry] = [*rules.actions, *rules.characters, *rules.fogs, *rules.trumps]
     keyed = [e for e in entries if e.key_card]
     assert len(keyed) >= 50
     for e in keyed:
@@ -160,9 +162,11 @@ def test_every_yaml_field_of_an_entry_is_a_field_of_the_model() -> None:
 def test_the_export_carries_every_field_of_every_entry(rules: Rules) -> None:
     """The export is driven by the model's fields: a field added to an entry is exported without another edit."""
     data = export_rules(rules)
-    for key, entries, extra in (("actions", rules.actions, {"shorthand", "changed"}),
-                                ("characters", rules.characters, {"changed"}), ("fogs", rules.fogs, {"changed"}),
-                                ("trumps", rules.trumps, {"changed"})):
+    groups: tuple[tuple[str, tuple[Entry, ...], set[str]], ...] = (
+        ("actions", rules.actions, {"shorthand", "changed"}),
+        ("characters", rules.characters, {"changed"}), ("fogs", rules.fogs, {"changed"}),
+        ("trumps", rules.trumps, {"changed"}))
+    for key, entries, extra in groups:
         for exported, entry in zip(data[key], entries, strict=True):
             fields = {f.name for f in dataclasses.fields(entry)} - {"origin"}
             assert set(exported) == fields | extra, key

@@ -12,14 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 from blackpoker.cli.main import cli
-from blackpoker.core.diff import RulesDiff, compare_fields, diff_rules, effect_text, marked, runs
+from blackpoker.core.editiondiff import RulesDiff, compare_fields, diff_rules, effect_text, marked, runs
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, ROOT
 from blackpoker.core.typography import typography_key
 from blackpoker.official.source import load_source
-from blackpoker.render.diff import diff_html
+from blackpoker.render.diffpage import diff_html
 
 V82 = ROOT / "editions" / "v8.2"
 SHARED = ROOT.parent / "shared" / "official"

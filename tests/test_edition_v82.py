@@ -12,8 +12,10 @@ import pytest
 from blackpoker.core.loader import check_rules, load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, ROOT, SCENARIOS
-from blackpoker.sim.engine import coverage_gaps, legal_decisions, simulates
+from blackpoker.sim.effects import simulates
+from blackpoker.sim.engine import legal_decisions
 from blackpoker.sim.files import editions_of
+from blackpoker.sim.gaps import coverage_gaps
 from blackpoker.sim.scenario import load_scenario, run_scenario, unverified
 from blackpoker.sim.selfplay import self_play
 from blackpoker.sim.wording import KNOWN, wording_known

@@ -49,7 +49,7 @@ def test_a_field_key_keeps_its_count() -> None:
 
 def test_several_suits_parse_and_render_in_suit_order() -> None:
     key = parse_key_card("♠♡A~10")
-    assert key.parts[0].suits == {"S", "H"}
+    assert key.parts[0].suits == frozenset({"S", "H"})
     assert render_key_card(key) == "♠♡A~10"
     assert key.accepts(cards("HA")) and key.accepts(cards("S10")) and not key.accepts(cards("DA"))
     assert render_key_card(parse_key_card("♡♠A~10")) == "♠♡A~10"  # not canonical: the loader asks for ♠♡

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -83,3 +84,39 @@ def test_a_forbidden_import_breaks_a_contract(tmp_path: Path) -> None:
                             env={"PYTHONPATH": str(copy), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 1, result.stdout + result.stderr
     assert "blackpoker.core.bad_import -> blackpoker.pipeline.build" in result.stdout
+
+
+def test_checking_definitions_and_loading_the_build_do_not_load_the_engine() -> None:
+    """`blackpoker check` and the build read what the simulator covers (sim.gaps), not the game itself."""
+    code = ("import sys\n"
+            "from blackpoker.cli.common import load\n"
+            "import blackpoker.pipeline.build\n"
+            "rules = load(None, simulator=True)\n"
+            "assert rules.actions\n"
+            "print(sorted(m for m in sys.modules if m.startswith('blackpoker.sim.')))\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                            env={**os.environ, "BLACKPOKER_PURE": "1"})
+    assert result.returncode == 0, result.stderr
+    loaded = result.stdout
+    assert "blackpoker.sim.gaps" in loaded
+    assert "blackpoker.sim.engine" not in loaded and "blackpoker.sim.selfplay" not in loaded, loaded
+
+
+def test_every_module_has_its_own_file_name() -> None:
+    """A name says which module it is (``render.py`` in two packages made readers open the wrong one)."""
+    names: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "tools" / "blackpoker").rglob("*.py")):
+        if path.name != "__init__.py":
+            names.setdefault(path.name, []).append(path.relative_to(ROOT).as_posix())
+    assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
+
+
+def test_the_simulators_names_load_on_first_use() -> None:
+    import blackpoker.sim as sim
+    from blackpoker.sim import engine, gaps
+
+    assert [name for name in sim.__all__ if getattr(sim, name, None) is None] == []
+    assert sim.apply is engine.apply and sim.missing_effects is gaps.missing_effects
+    missing = "nothing"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        getattr(sim, missing)

@@ -10,6 +10,7 @@ import pytest
 from blackpoker import load_rules
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.export import rules_digest
+from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS
 
 
@@ -38,7 +39,7 @@ def test_the_same_bytes_give_the_same_model_and_an_edit_a_new_one(tmp_path: Path
 def test_extra_checks_always_run(tmp_path: Path) -> None:
     calls: list[int] = []
 
-    def check(rules):  # type: ignore[no-untyped-def]
+    def check(rules: Rules) -> list[object]:
         calls.append(1)
         return []
 

@@ -6,6 +6,7 @@ import copy
 import shutil
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ values = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.text(max_si
                    st.lists(st.text(max_size=4), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
 
 
-def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     out = [prefix]
     if isinstance(node, dict):
         for k, v in node.items():
@@ -55,7 +56,7 @@ def mutations(draw: st.DrawFn) -> tuple[str, Any]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(mutations())
-def test_loader_only_answers_with_clean_errors(tmp_path_factory, mutation: tuple[str, Any]) -> None:
+def test_loader_only_answers_with_clean_errors(tmp_path_factory: pytest.TempPathFactory, mutation: tuple[str, Any]) -> None:
     name, data = mutation
     target = tmp_path_factory.mktemp("defs")
     shutil.copytree(DEFINITIONS, target, dirs_exist_ok=True)
@@ -93,7 +94,7 @@ def damaged_bytes(draw: st.DrawFn) -> tuple[str, bytes]:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(damaged_bytes())
-def test_damaged_files_get_located_errors_never_a_crash(tmp_path_factory, damage: tuple[str, bytes]) -> None:
+def test_damaged_files_get_located_errors_never_a_crash(tmp_path_factory: pytest.TempPathFactory, damage: tuple[str, bytes]) -> None:
     name, data = damage
     target = tmp_path_factory.mktemp("defs")
     shutil.copytree(DEFINITIONS, target, dirs_exist_ok=True)

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +104,7 @@ def _key(text: str) -> str:
     return text if text == cv.RARE_KEY else cv.to_official_key(cv.read_key_card(text)[0])
 
 
-NORMALISE = {
+NORMALISE: dict[str, Callable[[Any], object]] = {
     "format": lambda v: cv.write_formats(tuple(cv.read_formats(v)[0])),
     "since": lambda v: cv.read_version(str(v))[0],
     "update": lambda v: cv.write_versions(tuple(cv.read_versions(str(v))[0])),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,6 +14,9 @@ from blackpoker import load_rules
 from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.officialpaths import write_redirects
 from browsers import MARKS, module_browser
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [
     *MARKS,
@@ -34,7 +38,7 @@ def site(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathFac
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     yield from module_browser()
 
 
@@ -45,7 +49,7 @@ def browser() -> Iterator[object]:
     ("auto/actionlist.html#act-trapcounter", "frame.html#act-trapcounter"),  # a frame action: the frame chapter
     ("auto/framelist.html#frame-entry20", "frame.html#frame-entry20"),
 ])
-def test_an_official_link_lands_on_its_entry(browser, site: Path, path: str, lands: str) -> None:  # type: ignore[no-untyped-def]
+def test_an_official_link_lands_on_its_entry(browser: Browser, site: Path, path: str, lands: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors: list[str] = []

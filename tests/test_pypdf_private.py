@@ -27,7 +27,8 @@ def test_add_indirect_returns_a_reference_that_survives_writing() -> None:
     page[NameObject("/Contents")] = ref
     out = io.BytesIO()
     writer.write(out)
-    assert PdfReader(io.BytesIO(out.getvalue())).pages[0].get_contents().get_data() == b"0 0 m 10 10 l S"
+    contents = PdfReader(io.BytesIO(out.getvalue())).pages[0].get_contents()
+    assert contents is not None and contents.get_data() == b"0 0 m 10 10 l S"
 
 
 def test_only_the_private_module_calls_private_pypdf() -> None:

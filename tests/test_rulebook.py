@@ -10,15 +10,16 @@ import subprocess
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from blackpoker import DefinitionErrors, load_rules
-from blackpoker.core.model import Rules
+from blackpoker.core.model import Entry, Frame, Rules
 from blackpoker.core.paths import DEFINITIONS, SOURCE
 from blackpoker.core.typography import for_readers
+from blackpoker.pipeline.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
 from blackpoker.render.impose import booklet_order
-from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
 from blackpoker.sphinxext.kana import group_of, sort_key
 
 CHAPTERS = {
@@ -46,7 +47,9 @@ class _Tables(HTMLParser):
 
     def __init__(self, table_id: str) -> None:
         super().__init__()
-        self.table_id, self.depth, self.rows, self.cell = table_id, 0, [], None
+        self.table_id, self.depth = table_id, 0
+        self.rows: list[list[str]] = []
+        self.cell: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "table" and (self.depth or dict(attrs).get("id") == self.table_id):
@@ -152,7 +155,8 @@ def test_rulings_for_sections_are_visible(site: Path, rules: Rules) -> None:
 
 def test_changes_list_links_every_changed_entry(site: Path, rules: Rules) -> None:
     history = page(site, "history")
-    changed = [e for e in (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps) if rules.is_changed(e)]
+    entries: tuple[Entry, ...] = (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps)
+    changed = [e for e in entries if rules.is_changed(e)]
     assert changed
     for e in changed:
         assert f"#{'act' if e in rules.actions else 'trump' if e in rules.trumps else 'char'}-{e.id}" in history \
@@ -162,7 +166,8 @@ def test_changes_list_links_every_changed_entry(site: Path, rules: Rules) -> Non
 def test_index_holds_every_definition_sorted_by_reading(site: Path, rules: Rules) -> None:
     html = page(site, "sakuin")
     terms = [re.sub(r"<[^>]+>", "", t) for t in re.findall(r'<span class="std std-ref">(.*?)</span>', html)]
-    named = {e.name: e.reading for e in (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames)}
+    entries: tuple[Entry | Frame, ...] = (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames)
+    named = {e.name: e.reading for e in entries}
     missing = [n for n in named if not any(t.startswith(n) for t in terms)]
     assert not missing
     readings = [named[t] for t in (next((n for n in named if term.startswith(n) and
@@ -285,7 +290,7 @@ def test_book_pdf_has_bookmarks(site: Path) -> None:
 
     reader = PdfReader(site / PDF_NAME)
 
-    def titles(outline: list) -> list[str]:
+    def titles(outline: list[Any]) -> list[str]:  # pypdf's outline: destinations and nested lists
         out: list[str] = []
         for item in outline:
             out.extend(titles(item) if isinstance(item, list) else [item.title])
@@ -345,7 +350,7 @@ def test_book_from_chapters_looks_exactly_like_the_single_page_as_one_document(
         built_rulebook: tuple[Path, Path], tmp_path: Path) -> None:
     """The book is rendered chapter by chapter and joined; it must equal WeasyPrint's one-document rendering:
     the same pages, outline, named destinations, links (incl. those across chapters) and page numbers."""
-    from blackpoker.render.rulebook import render_pdf
+    from blackpoker.render.book import render_pdf
     from pdfsame import pages_that_differ, structure
 
     site, work = built_rulebook
@@ -506,7 +511,9 @@ def test_no_page_of_the_book_ends_with_a_field_label(site: Path) -> None:
             r'<dt class="field-(?:odd|even)">(.*?)<span class="colon">', page(site, name), re.S)}
     assert {"効果", "キーカード", "導入バージョン"} <= labels
     pdf = site / PDF_NAME
-    count = int(re.search(r"Pages:\s+(\d+)", _run("pdfinfo", str(pdf))).group(1))  # type: ignore[union-attr]
+    pages = re.search(r"Pages:\s+(\d+)", _run("pdfinfo", str(pdf)))
+    assert pages is not None
+    count = int(pages[1])
     ends = {}
     for n in range(1, count + 1):
         # -layout: a label and its value on one line are one line of text

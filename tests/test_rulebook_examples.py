@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from blackpoker.core.model import Rules
 from blackpoker.core.paths import ROOT, SOURCE
-from blackpoker.render.rulebook import build_rulebook
+from blackpoker.pipeline.rulebook import build_rulebook
+from blackpoker.sim.scenario import Scenario
 
 EXAMPLES = ROOT / "scenarios" / "examples"
 FRAMES = ROOT / "scenarios" / "frames"  # every frame setup and frame action: in the verification report
@@ -121,7 +123,7 @@ def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from blackpoker.pipeline.jobs import Inline
+    from blackpoker.infra.jobs import Inline
     from blackpoker.sphinxext import examples
 
     defs, folder = tmp_path / "definitions", tmp_path / "examples"
@@ -130,7 +132,7 @@ def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change
     played: list[str] = []
     real = examples.play
 
-    def counting(rules, scenario):  # type: ignore[no-untyped-def]
+    def counting(rules: Rules, scenario: Scenario) -> examples.PlayedExample:
         played.append(str(scenario.section))
         return real(rules, scenario)
 

@@ -18,7 +18,7 @@ import pytest
 
 from blackpoker import load_rules
 from blackpoker.core.kinds import anchor
-from blackpoker.core.model import Rules
+from blackpoker.core.model import Entry, Frame, Rules
 from blackpoker.core.paths import SOURCE
 from blackpoker.sphinxext.index import read_terms
 from browsers import MARKS, module_browser
@@ -72,9 +72,13 @@ def search(served: tuple[Path, str], chromium: Any) -> Iterator[Any]:
     page.close()
 
 
+def _entries(rules: Rules) -> tuple[Entry | Frame, ...]:
+    return (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames)
+
+
 def _places(rules: Rules) -> list[tuple[str, str]]:
     """(what a reader types, the anchor it must open): every entry name and every 索引 term."""
-    names = [(e.name, anchor(e)) for e in (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames)]
+    names = [(e.name, anchor(e)) for e in _entries(rules)]
     return names + [(t.term, t.label) for t in read_terms(SOURCE / "index-terms.yaml")]
 
 
@@ -101,7 +105,7 @@ def test_every_entry_name_and_index_term_opens_its_own_place_as_the_first_hit(
 
 def test_the_first_half_of_an_entry_s_name_finds_it(rules: Rules, search: Any) -> None:
     missing = {}
-    for e in (*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames):
+    for e in _entries(rules):
         part = e.name[:math.ceil(len(e.name) / 2)]
         found = search(part)
         if not any(h.endswith("#" + anchor(e)) for h in found):

@@ -17,12 +17,14 @@ from blackpoker.pipeline.serve import Outcome, serve
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def _get(url: str) -> str:
     with urllib.request.urlopen(url, timeout=5) as response:
-        return response.read().decode("utf-8")
+        body: bytes = response.read()
+        return body.decode("utf-8")
 
 
 def test_preview_rebuilds_on_change_and_tells_the_page(tmp_path: Path) -> None:

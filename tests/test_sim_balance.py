@@ -96,7 +96,7 @@ def dask_cluster(tmp: Path, worker_paths: list[Path]) -> Iterator[str]:
             processes.append(_start("distributed.cli.dask_worker", [
                 address, *local, "--nworkers", "1", "--nthreads", "1", "--local-directory", str(tmp / f"worker{i}")],
                 tmp / f"worker{i}.log", path))
-        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]
+        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]  # distributed is untyped
             client.wait_for_workers(len(worker_paths), timeout=30)
         yield address
     finally:
@@ -128,7 +128,7 @@ def _blackpoker(args: list[str]) -> subprocess.CompletedProcess[str]:
 def test_a_dask_cluster_of_separate_processes_gives_the_same_study_as_local_workers(tmp_path: Path) -> None:
     with dask_cluster(tmp_path, [TOOLS, TOOLS]) as address:
         remote = _blackpoker([*STUDY, "--scheduler", address, "--out", str(tmp_path / "cluster")])
-        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]
+        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]  # distributed is untyped
             executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
     assert remote.returncode == 0, remote.stderr
     assert len(executed) == 2 and all(executed.values()), executed  # both workers played
@@ -157,7 +157,7 @@ def test_losing_the_scheduler_during_a_study_is_one_line_exit_1(tmp_path: Path) 
     long_study = ["sim", "balance", "--regulation", "lite", "--policies", "greedy,random", "--games", "5000"]
     with dask_cluster(tmp_path, [TOOLS]) as address, \
             _running([*long_study, "--scheduler", address, "--out", str(tmp_path / "out")]) as study:
-        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]
+        with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]  # distributed is untyped
             while not client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
                 assert study.poll() is None, study.communicate()
                 time.sleep(0.1)

@@ -12,6 +12,7 @@ from blackpoker import load_rules
 from blackpoker.core.cards import parse_card
 from blackpoker.core.model import Rules
 from blackpoker.sim import Choose, GameOver, IllegalDecision, Pass, RequestAction, apply, legal_decisions, new_game
+from blackpoker.sim.decisions import Decision
 from blackpoker.sim.effects import bj_points
 from blackpoker.sim.requests import check_request
 from blackpoker.sim.state import GameState
@@ -23,10 +24,10 @@ def rules() -> Rules:
     return load_rules()
 
 
-def _play(rules: Rules, seed: int, steps: int) -> tuple[GameState, list[object]]:
+def _play(rules: Rules, seed: int, steps: int) -> tuple[GameState, list[Decision]]:
     state = new_game(rules, "mast", seed)
     rng = random.Random(seed)
-    decisions = []
+    decisions: list[Decision] = []
     for _ in range(steps):
         if state.winner is not None:
             break
@@ -36,7 +37,7 @@ def _play(rules: Rules, seed: int, steps: int) -> tuple[GameState, list[object]]
     return state, decisions
 
 
-def _fingerprint(s: GameState) -> tuple:
+def _fingerprint(s: GameState) -> tuple[object, ...]:
     return (s.turn, s.turn_player, s.chance, s.winner, s.stage, s.passes, s.resolved,
             tuple((p.life, p.hand, p.graveyard, p.field, p.fog) for p in s.players))
 
@@ -74,6 +75,7 @@ def _check_every_step(rules: Rules, fmt: str, seed: int, steps: int, frame: str 
         before = _fingerprint(state)
         for d in options:
             if isinstance(d, RequestAction):
+                assert state.chance is not None  # the game goes on
                 check_request(state, state.chance, d)  # raises if the enumeration and the check disagree
                 checked += 1
         for d in rng.sample(options, min(3, len(options))):
@@ -172,3 +174,23 @@ def test_legal_options_read_like_legal_decisions(rules: Rules, fmt: str, frame: 
         seen_many |= len(listed) > 3
         state = apply(state, rng.choice(listed))
     assert seen_many
+
+
+@pytest.mark.parametrize("fmt", ["lite", "mast"])
+def test_the_turn_player_holds_the_chance_after_a_stage_resolution(rules: Rules, fmt: str) -> None:
+    """図 6.6: [15] → [9] → [6] → [2] (ruling chance-after-resolution), whoever passed last."""
+    seen = 0
+    for seed in range(12):
+        state = new_game(rules, fmt, seed)
+        rng = random.Random(seed)
+        for _ in range(600):
+            if state.winner is not None:
+                break
+            d = rng.choice(legal_decisions(state))
+            after = apply(state, d)
+            if (isinstance(d, Pass) and len(state.passes) + 1 == len(state.players) and state.stage
+                    and after.pending is None and after.winner is None and not after.stage):
+                seen += 1
+                assert after.chance == after.turn_player, (seed, after.resolved[-3:])
+            state = after
+    assert seen > 20

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -12,14 +13,14 @@ from blackpoker import load_rules
 from blackpoker.cli.main import cli
 from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.core.model import Rules
-from blackpoker.sim import engine
+from blackpoker.sim import frames, gaps, observe
 from blackpoker.sim.abilities import all_labels
 from blackpoker.sim.frames import SetupChoice, SetupError
 from blackpoker.sim.observe import observation
 from blackpoker.sim.requests import available_actions
 from blackpoker.sim.selfplay import self_play
 from blackpoker.sim.setup import new_game
-from blackpoker.sim.state import Character, TrumpCard
+from blackpoker.sim.state import Character, GameState, TrumpCard
 
 # Table 3.1 of v8.1, copied from the rule book (not from the definitions), so the definitions are checked too.
 TABLE_3_1 = {"lite": {"entry20"}, "std": {"pack", "rarepack"}, "pro": {"pack", "rarepack", "strategy"},
@@ -114,19 +115,27 @@ def test_face_up_trumps_give_labels_to_soldiers_of_their_suit(rules: Rules) -> N
     assert "スラッシュ" not in all_labels(state, spade)
 
 
+def _seen_a(state: GameState, viewer: int) -> dict[str, Any]:
+    """What ``viewer`` sees of player A (the observation is JSON-shaped data)."""
+    players = observation(state, viewer)["プレイヤー"]
+    assert isinstance(players, dict)
+    seen: dict[str, Any] = players["A"]
+    return seen
+
+
 def test_observation_follows_the_disclosure_levels(rules: Rules) -> None:
     state = new_game(rules, "mast", 2, frame="extra")
-    mine, theirs = observation(state, 0)["プレイヤー"]["A"], observation(state, 1)["プレイヤー"]["A"]
+    mine, theirs = _seen_a(state, 0), _seen_a(state, 1)
     a = state.players[0]
     assert mine["手札"]["個人公開"] == [str(c) for c in a.hand] and "個人公開" not in theirs["手札"]
     assert theirs["レアカード"] == {"完全公開": 1}
     face_down = next(t for t in a.trumps if not t.face_up)
     assert mine["切札"]["個人公開"] == [str(face_down.card)]
-    assert str(face_down.card) not in json.dumps(observation(state, 1)["プレイヤー"]["A"]["切札"], ensure_ascii=False)
+    assert str(face_down.card) not in json.dumps(_seen_a(state, 1)["切札"], ensure_ascii=False)
     assert mine["パック"] == {"完全公開": "未開封", "個人公開": None}  # 非公開 even for its owner
     a.pack_opened = True
-    assert observation(state, 0)["プレイヤー"]["A"]["パック"]["個人公開"] == [str(c) for c in a.pack]
-    assert observation(state, 1)["プレイヤー"]["A"]["パック"] == {"完全公開": "開封済み"}
+    assert _seen_a(state, 0)["パック"]["個人公開"] == [str(c) for c in a.pack]
+    assert _seen_a(state, 1)["パック"] == {"完全公開": "開封済み"}
     assert mine["ライフ"]["完全公開"] == "10枚以上です" and "個人公開" not in theirs["ライフ"]
 
 
@@ -144,10 +153,10 @@ def test_extra_self_play_resolves_every_frame_action(rules: Rules) -> None:
 
 
 def test_check_reports_a_frame_without_setup_or_a_zone_without_view(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(engine.SETUPS, "pack")
-    monkeypatch.delitem(engine.VIEWS, "rare")
-    assert engine.missing_effects(rules) == ["frame 'pack' has no setup in the simulator",
-                                             "zone 'rare' has no disclosure view in the simulator"]
+    monkeypatch.delitem(frames.SETUPS, "pack")
+    monkeypatch.delitem(observe.VIEWS, "rare")
+    assert gaps.missing_effects(rules) == ["frame 'pack' has no setup in the simulator",
+                                           "zone 'rare' has no disclosure view in the simulator"]
 
 
 def test_sim_play_cli_refuses_a_pair_table_3_1_forbids() -> None:

@@ -162,7 +162,7 @@ def test_ismcts_answers_an_effects_question_and_keeps_a_time_budget() -> None:
         viewer = current_player(state)
         assert viewer is not None
         seen, legal = observe(state, viewer), legal_decisions(state)
-        assert seen.pending is not None and seen.pending.prompt == state.pending.prompt  # type: ignore[union-attr]
+        assert seen.pending is not None and state.pending is not None and seen.pending.prompt == state.pending.prompt
         assert make_policy("ismcts:6", RULES, 1).decide(seen, legal) in legal
         assert make_policy("ismcts:20ms", RULES, 1).decide(seen, legal) in legal
         asked += 1

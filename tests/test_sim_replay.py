@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -12,19 +13,20 @@ from click.testing import CliRunner
 from blackpoker import load_rules
 from blackpoker.cli.main import cli
 from blackpoker.sim import selfplay
+from blackpoker.sim.decisions import Decision
 from blackpoker.sim.match import play_match
 from blackpoker.sim.record import dumps, from_json, to_json
 from blackpoker.sim.replay import replay
+from blackpoker.sim.state import GameState
 
 RULES = load_rules()
 GAMES = [("lite", None, 3, ("greedy", "random")), ("mast", "extra", 4, ("random", "greedy")),
          ("mast", "extra", 1, ("ismcts:2", "greedy")), ("std", "rarepack", 2, ("random", "random"))]
 
 
-def _end(state: object) -> tuple[object, ...]:
-    s = state
-    return (s.winner, s.turn, s.turn_player, s.resolved,  # type: ignore[attr-defined]
-            [(p.life, p.hand, p.graveyard, p.field, p.trumps) for p in s.players])  # type: ignore[attr-defined]
+def _end(s: GameState) -> tuple[object, ...]:
+    return (s.winner, s.turn, s.turn_player, s.resolved,
+            [(p.life, p.hand, p.graveyard, p.field, p.trumps) for p in s.players])
 
 
 @pytest.mark.parametrize(("fmt", "frame", "seed", "policies"), GAMES)
@@ -75,18 +77,18 @@ def test_bad_records_get_located_errors(tmp_path: Path) -> None:
     code, text = _broken(tmp_path, '{"record": 1,\n "seed": [}')
     assert code == 2 and "game.json:2:" in text and "Traceback" not in text
 
-    def unknown_key(d: dict) -> None:  # type: ignore[type-arg]
+    def unknown_key(d: dict[str, Any]) -> None:
         d["decisions"][3]["extra"] = 1
     code, text = _broken(tmp_path, unknown_key)
     assert code == 2 and "decisions" in text and "game.json:" in text
 
-    def not_an_action(d: dict) -> None:  # type: ignore[type-arg]
+    def not_an_action(d: dict[str, Any]) -> None:
         first = next(i for i, x in enumerate(d["decisions"]) if "request" in x)
         d["decisions"][first]["request"] = "fly"
     code, text = _broken(tmp_path, not_an_action)
     assert code == 2 and "'fly' is not an action" in text
 
-    def illegal(d: dict) -> None:  # type: ignore[type-arg]
+    def illegal(d: dict[str, Any]) -> None:
         first = next(i for i, x in enumerate(d["decisions"]) if x.get("keys"))
         d["decisions"][first]["keys"] = ["JK"] if d["decisions"][first]["keys"] != ["JK"] else ["S2"]
         d["illegal_at"] = first
@@ -100,7 +102,7 @@ def test_bad_records_get_located_errors(tmp_path: Path) -> None:
 
 
 def test_a_changed_result_is_a_failure(tmp_path: Path) -> None:
-    def flip(d: dict) -> None:  # type: ignore[type-arg]
+    def flip(d: dict[str, Any]) -> None:
         d["result"]["winner"] = "B" if d["result"]["winner"] == "A" else "A"
     code, text = _broken(tmp_path, flip)
     assert code == 1 and "the record says" in text
@@ -132,9 +134,9 @@ def test_play_save_keeps_nothing_from_usual_games(tmp_path: Path) -> None:
 
 def test_self_play_with_a_record_plays_the_same_games() -> None:
     plain, recorded = selfplay.PlayStats(), selfplay.PlayStats()
-    made: list[object] = []
+    made: list[tuple[int, Decision]] = []
     a = selfplay.play_game(RULES, "mast", 11, plain, "extra")
-    b = selfplay.play_game(RULES, "mast", 11, recorded, "extra", decisions=made)  # type: ignore[arg-type]
+    b = selfplay.play_game(RULES, "mast", 11, recorded, "extra", decisions=made)
     assert _end(a) == _end(b) and len(made) == recorded.decisions
     assert to_json(from_json(json.loads(json.dumps({  # the record of a self-play game replays to its end
         "record": 1, "ruleset": RULES.edition.version, "format": "mast", "frame": "extra", "seed": 11,

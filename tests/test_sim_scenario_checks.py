@@ -14,7 +14,7 @@ from blackpoker import load_rules
 from blackpoker.cli.main import cli
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.model import Rules
-from blackpoker.sim.scenario import load_scenario, run_scenario
+from blackpoker.sim.scenario import Scenario, ScenarioResult, load_scenario, run_scenario
 
 RULES = load_rules()
 
@@ -219,10 +219,10 @@ def test_build_names_the_failing_scenario(tmp_path: Path, monkeypatch: pytest.Mo
 
     real = scenario_module.run_scenario
 
-    def crashing(rules: Rules, scenario: object) -> object:
-        if str(getattr(scenario, "path", "")).endswith("good.yaml"):
+    def crashing(rules: Rules, scenario: Scenario) -> ScenarioResult:
+        if str(scenario.path).endswith("good.yaml"):
             raise StopIteration
-        return real(rules, scenario)  # type: ignore[arg-type]
+        return real(rules, scenario)
     monkeypatch.setattr(scenario_module, "run_scenario", crashing)
     with pytest.raises(RuntimeError) as info:
         build_module._scenarios(DEFINITIONS, tmp_path)

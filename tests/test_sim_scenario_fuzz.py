@@ -98,7 +98,7 @@ def _set(data: Any, path: tuple[Any, ...], value: Any) -> None:
 
 @st.composite
 def broken_scenarios(draw: st.DrawFn) -> dict[str, Any]:
-    data = copy.deepcopy(ORIGINAL[draw(st.sampled_from(sorted(ORIGINAL)))])
+    data: dict[str, Any] = copy.deepcopy(ORIGINAL[draw(st.sampled_from(sorted(ORIGINAL)))])
     for _ in range(draw(st.integers(1, 2))):
         action = draw(st.sampled_from(["stage", "preset", "character", "name", "number", "duplicate", "drop",
                                        "wrong type"]))
@@ -128,11 +128,11 @@ def broken_scenarios(draw: st.DrawFn) -> dict[str, Any]:
         elif start is None:
             continue
         elif action == "stage":  # a request put on the stage, however incomplete, then resolved by two passes
-            stage = start.get("stage") if isinstance(start.get("stage"), list) else []
+            stage = old if isinstance(old := start.get("stage"), list) else []
             start["stage"] = stage + [draw(stage_requests)]
             first = start.get("chance", start.get("turn", "A"))
             other = "B" if first == "A" else "A"
-            script = data.get("script") if isinstance(data.get("script"), list) else []
+            script = old if isinstance(old := data.get("script"), list) else []
             data["script"] = [{"player": first, "pass": True}, {"player": other, "pass": True}, *script]
         elif action == "preset":  # プリセット, perhaps on a life too short for it
             name = draw(st.sampled_from(["A", "B"]))
@@ -145,9 +145,9 @@ def broken_scenarios(draw: st.DrawFn) -> dict[str, Any]:
             if isinstance(players, dict):
                 zones = players.setdefault(draw(st.sampled_from(["A", "B"])), {})
                 if isinstance(zones, dict):
-                    field = zones.get("field") if isinstance(zones.get("field"), list) else []
+                    field = old if isinstance(old := zones.get("field"), list) else []
                     zones["field"] = field + [draw(characters)]
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 @pytest.fixture(scope="module")

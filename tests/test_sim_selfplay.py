@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 from click.testing import CliRunner
@@ -64,7 +65,7 @@ def test_a_card_copied_into_any_zone_of_a_player_is_caught() -> None:
     before = new_game(rules, "mast", 3, frame="extra")
     card = before.players[0].hand[0]
     uid = before.next_uid + 100
-    holding = {
+    holding: dict[str, Callable[[Player], None]] = {
         "life": lambda p: setattr(p, "life", p.life + (card,)),
         "hand": lambda p: setattr(p, "hand", p.hand + (card,)),
         "graveyard": lambda p: setattr(p, "graveyard", p.graveyard + (card,)),

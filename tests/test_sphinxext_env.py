@@ -24,8 +24,8 @@ def _env(**state: Any) -> Any:
 
 def test_a_purged_document_forgets_its_inputs() -> None:
     env = _env(bp_inputs={"a": {"x": "1"}, "b": {"y": "2"}})
-    sphinxext._purge_doc(None, env, "a")  # type: ignore[arg-type]
-    sphinxext._purge_doc(None, env, "never-read")  # type: ignore[arg-type]
+    sphinxext._purge_doc(None, env, "a")  # type: ignore[arg-type]  # no app: the handler does not use it
+    sphinxext._purge_doc(None, env, "never-read")  # type: ignore[arg-type]  # no app: the handler does not use it
     assert env.bp_inputs == {"b": {"y": "2"}}
 
 
@@ -34,7 +34,7 @@ def test_merge_takes_the_reading_process_s_documents_only() -> None:
     theirs = Examples()
     theirs.sections["/s.yaml"] = ("d", "2.3")
     other = _env(bp_inputs={"b": {"y": "2"}, "c": {"z": "3"}}, bp_examples=theirs)
-    sphinxext._merge_info(None, main, {"b"}, other)  # type: ignore[arg-type]
+    sphinxext._merge_info(None, main, {"b"}, other)  # type: ignore[arg-type]  # no app: the handler does not use it
     assert main.bp_inputs == {"a": {"x": "1"}, "b": {"y": "2"}}
     assert main.bp_examples.sections == {"/s.yaml": ("d", "2.3")}
 

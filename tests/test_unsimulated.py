@@ -15,15 +15,9 @@ from blackpoker.core.loader import check_rules, load_rules
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS, SOURCE
 from blackpoker.render.sourcerefs import missing_entries
 from blackpoker.sim.decisions import RequestAction
-from blackpoker.sim.engine import (
-    apply,
-    coverage_gaps,
-    coverage_problems,
-    coverage_warnings,
-    current_player,
-    legal_decisions,
-)
-from blackpoker.sim.errors import IllegalDecision
+from blackpoker.sim.engine import apply, current_player, legal_decisions
+from blackpoker.sim.game_errors import IllegalDecision
+from blackpoker.sim.gaps import coverage_gaps, coverage_problems, coverage_warnings
 from blackpoker.sim.requests import available_actions
 from blackpoker.sim.scenario import unverified
 from blackpoker.sim.setup import new_game
@@ -153,7 +147,7 @@ def test_the_rulebook_names_entries_the_definitions_must_have() -> None:
 
 @pytest.mark.slow
 def test_the_rulebook_of_another_version_marks_its_examples_not_verified(tmp_path: Path) -> None:
-    from blackpoker.render.rulebook import build_rulebook
+    from blackpoker.pipeline.rulebook import build_rulebook
     defs = edition(tmp_path / "defs", simulated=False, version="v9.0")
     build_rulebook(defs, tmp_path / "site", pdf=False, work_dir=tmp_path / "work")
     reason = "このシナリオは v8.1、v8.2 のルール用で、この定義は v9.0 です"

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,10 +99,10 @@ def test_an_unreadable_definitions_file_is_a_one_line_environment_error(tmp_path
     target = defs / "fogs.yaml"
     real_open = Path.open
 
-    def refusing_open(self: Path, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+    def refusing_open(self: Path, *args: Any, **kwargs: Any) -> Any:  # Path.open's many overloads
         if self == target:
             raise PermissionError(errno.EACCES, "Permission denied", str(self))
-        return real_open(self, *args, **kwargs)  # type: ignore[arg-type]
+        return real_open(self, *args, **kwargs)
 
     monkeypatch.setattr(Path, "open", refusing_open)
     monkeypatch.setattr(sys, "argv", ["blackpoker", "check", str(defs)])

@@ -46,7 +46,7 @@ def load(directory: Path | None, *, simulator: bool = False) -> Rules:
     extra: tuple[Callable[[Rules], Any], ...] = ()
     warn: tuple[Callable[[Rules], Any], ...] = ()
     if simulator:
-        from blackpoker.sim.engine import coverage_problems, coverage_warnings
+        from blackpoker.sim.gaps import coverage_problems, coverage_warnings
         extra, warn = (coverage_problems,), (coverage_warnings,)
     try:
         checked = check_rules(definitions_folder(directory), extra_checks=extra, warning_checks=warn)

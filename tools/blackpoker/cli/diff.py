@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from blackpoker.cli.common import EXIT_DATA_ERROR, definitions_folder, report_definition_errors
-from blackpoker.core.diff import EntryChange, FieldChange, RulesDiff, marked
+from blackpoker.core.editiondiff import EntryChange, FieldChange, RulesDiff, marked
 from blackpoker.core.errors import DefinitionErrors
 
 _folder = click.Path(file_okay=False, path_type=Path)
@@ -26,7 +26,7 @@ def diff(old: Path, new: Path, base: Path | None, html: Path | None, typography:
     """Entries added, removed and changed between OLD and NEW (each a definitions folder or a folder of the
     official act.yaml …), field by field, changed characters marked [-old-] {+new+}; typography-only changes
     (width, ◇/♢, ~/〜, spaces, line breaks) counted apart."""
-    from blackpoker.core.diff import diff_rules
+    from blackpoker.core.editiondiff import diff_rules
     from blackpoker.official.source import load_source
     base_folder = definitions_folder(base)
     try:
@@ -38,8 +38,8 @@ def diff(old: Path, new: Path, base: Path | None, html: Path | None, typography:
     for warning in result.version_warnings():
         click.echo(f"warning: {warning}", err=True)
     if html is not None:
-        from blackpoker.pipeline.fsutil import write_atomic
-        from blackpoker.render.diff import diff_html
+        from blackpoker.infra.fsutil import write_atomic
+        from blackpoker.render.diffpage import diff_html
         if html.is_symlink() or (html.exists() and not html.is_file()):
             click.echo(f"{html}: is not a regular file (a link, a device or a folder); refusing to replace it",
                        err=True)

@@ -57,7 +57,7 @@ def export(directory: Path | None, output: Path | None, form: str) -> None:
         export_official_folder(directory, output)
         return
     from blackpoker.core.export import export_json
-    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.infra.fsutil import write_atomic
     text = export_json(load(directory))
     if output is not None and (output.is_symlink() or (output.exists() and not output.is_file())):
         click.echo(f"{output}: is not a regular file (a link, a device or a folder); refusing to replace it", err=True)
@@ -141,7 +141,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
     if os.environ.get("BLACKPOKER_PARENT") == str(os.getppid()):  # a build the preview runs ends with the preview
-        from blackpoker.pipeline.jobs import die_with_parent
+        from blackpoker.infra.jobs import die_with_parent
         die_with_parent(os.getppid())
     try:
         cli.main(standalone_mode=True)

@@ -53,7 +53,7 @@ def publish(out: Path, files: dict[str, str | bytes], marker: str, command: str,
             ) -> list[DefinitionError]:
     """Write ``files`` (path → text or bytes) as the folder ``out``; ``validate`` reads the staged folder first.
     Its problems stop the publication unless ``keep``; they are returned, located in ``out``."""
-    from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
+    from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
     old = staging.with_suffix(".old")

@@ -130,7 +130,7 @@ def _play_and_save(rules: Rules, fmt: str, frame: str | None, games: int, seed: 
     import random
     import time
 
-    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.infra.fsutil import write_atomic
     from blackpoker.sim.record import GameEnd, GameRecord, dumps
     from blackpoker.sim.selfplay import PlayStats, play_game, random_setup
     stats = PlayStats()
@@ -212,7 +212,7 @@ def replay(file: Path, scenario_out: Path | None, quiet: bool) -> None:
 def _write_scenario(rules: Rules, record: GameRecord, played: Replay, file: Path, out: Path, src: SourceFile) -> None:
     import tempfile
 
-    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.infra.fsutil import write_atomic
     from blackpoker.sim.replay import ReplayError, to_scenario
     from blackpoker.sim.scenario import load_scenario, run_scenario
     try:
@@ -255,8 +255,8 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
     """Play a balance study between two policies and write report.html (Japanese, with SVG plots), study.json,
     games.csv and actions.csv. The same seeds give the same report on any number of workers or a cluster."""
     from blackpoker.cli.common import definitions_folder
+    from blackpoker.infra.jobs import default_workers
     from blackpoker.pipeline.balance import ClusterError, run_dask, run_local, write_study
-    from blackpoker.pipeline.jobs import default_workers
     from blackpoker.sim.balance.study import regulation_ids, study_games
     from blackpoker.sim.frames import SetupError, check_regulation
     from blackpoker.sim.policies import parse_policy

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal
+from typing import Any, Literal, cast
 
 from blackpoker.core.errors import PathPart
 from blackpoker.core.keycard import KeyCondition
@@ -403,7 +403,15 @@ class Rules:
     rulings: tuple[Ruling, ...] = ()
     flows: tuple[Flow, ...] = ()
     trump_about: TrumpAbout | None = None
+    # (kind, id) → the entry, an instance of that kind's class (the lookups below cast to it)
     _index: dict[tuple[str, str], object] = field(default_factory=dict, compare=False, repr=False)
+    # Tables a reader derives from this ruleset once, by the function that makes them (the simulator's request
+    # plans and look-ups: blackpoker.sim.lookup.derived): they live and die with the ruleset, with no global cache
+    # keyed by id() to hold or evict them. Never compared, copied by dataclasses.replace, or pickled.
+    derived: dict[object, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "derived": {}}
 
     def __post_init__(self) -> None:
         for kind, entries in (("format", self.formats), ("frame", self.frames), ("action", self.actions),
@@ -413,29 +421,29 @@ class Rules:
 
     # lookups -----------------------------------------------------------------------------------
     def action(self, id: str) -> Action:
-        return self._get("action", id)  # type: ignore[return-value]
+        return cast(Action, self._get("action", id))
 
     def character(self, id: str) -> Character:
-        return self._get("character", id)  # type: ignore[return-value]
+        return cast(Character, self._get("character", id))
 
     def fog(self, id: str) -> Fog:
-        return self._get("fog", id)  # type: ignore[return-value]
+        return cast(Fog, self._get("fog", id))
 
     def trump(self, id: str) -> Trump:
-        return self._get("trump", id)  # type: ignore[return-value]
+        return cast(Trump, self._get("trump", id))
 
     def frame(self, id: str) -> Frame:
-        return self._get("frame", id)  # type: ignore[return-value]
+        return cast(Frame, self._get("frame", id))
 
     def ruling(self, id: str) -> Ruling:
-        return self._get("ruling", id)  # type: ignore[return-value]
+        return cast(Ruling, self._get("ruling", id))
 
     def rulings_for(self, ref: str) -> tuple[Ruling, ...]:
         """The rulings that apply to ``kind:id`` (e.g. ``frame:pack``, ``section:6.4.2``)."""
         return tuple(r for r in self.rulings if ref in r.applies_to)
 
     def format(self, id: str) -> Format:
-        return self._get("format", id)  # type: ignore[return-value]
+        return cast(Format, self._get("format", id))
 
     def flow(self, id: str) -> Flow:
         try:

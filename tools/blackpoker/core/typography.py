@@ -18,7 +18,7 @@ T = TypeVar("T", bound=str)
 
 def for_readers(text: T) -> T:
     """``text`` as a reader sees it (a ``markupsafe.Markup`` stays one: its replace keeps the type)."""
-    return text.replace("~", RANGE_MARK)  # type: ignore[return-value]
+    return text.replace("~", RANGE_MARK)  # type: ignore[return-value]  # str.replace is typed str; Markup's keeps Markup
 
 
 # Glyphs that are one character for a reader of the rules though Unicode keeps them apart: NFKC folds the widths

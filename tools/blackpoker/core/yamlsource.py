@@ -15,7 +15,7 @@ from blackpoker.core.errors import DefinitionError, PathPart
 try:  # the C loader is 5-10x faster; PyYAML wheels ship it
     from yaml import CSafeLoader as _BaseLoader
 except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]  # the pure loader of the same interface
 
 
 class _Loader(_BaseLoader):

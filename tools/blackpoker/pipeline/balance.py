@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.core.model import Rules
-from blackpoker.pipeline.fsutil import write_atomic
-from blackpoker.pipeline.jobs import process_pool, stop_pool
+from blackpoker.infra.fsutil import write_atomic
+from blackpoker.infra.jobs import process_pool, stop_pool
 from blackpoker.sim.balance.stats import summarize
 from blackpoker.sim.balance.study import GameSpec, chunks, play_chunk, play_games, same_rules
 from blackpoker.sim.match import GameSummary
@@ -118,7 +118,7 @@ def _connect(scheduler: str) -> Any:
     reason: refused, no route, no such host)."""
     from distributed import Client
     try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+        return Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]  # distributed is untyped
     except OSError as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} "
                            f"(no answer within {CONNECT_TIMEOUT} s)") from exc
@@ -149,7 +149,7 @@ def _play_on(client: Any, rules: Rules, parts: list[tuple[GameSpec, ...]], sched
     futures = [client.submit(play_games, shared, part, pure=False) for part in parts]
     index = {f.key: i for i, f in enumerate(futures)}
     done: dict[int, list[GameSummary]] = {}
-    for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+    for future in dask_completed(futures):  # type: ignore[no-untyped-call]  # distributed is untyped
         try:
             done[index[future.key]] = future.result()
         except BaseException as exc:  # Dask's cancellation is a BaseException, as asyncio's

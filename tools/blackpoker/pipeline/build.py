@@ -33,16 +33,16 @@ from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import definition_files, load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import SCENARIOS, existing_inputs
-from blackpoker.pipeline.cache import StepCache, fingerprint
+from blackpoker.infra.cache import StepCache, fingerprint
+from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.pipeline.code import code_closure
-from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
-from blackpoker.render.actionlist.editions import ONE_EDITION, ListSite
 from blackpoker.render.actionlist.help import HELP_SOURCES
-from blackpoker.sim.engine import coverage_problems, coverage_warnings
+from blackpoker.render.actionlist.switcher import ONE_EDITION, ListSite
+from blackpoker.sim.gaps import coverage_problems, coverage_warnings
 
 if TYPE_CHECKING:
+    from blackpoker.infra.jobs import Scheduler
     from blackpoker.pipeline.editions import EditionPlan, Job
-    from blackpoker.pipeline.jobs import Scheduler
 
 
 MARKER = ".blackpoker-site"  # written into every site the build publishes: only such a folder is ever replaced
@@ -123,7 +123,7 @@ class Step:
 
 def _export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     from blackpoker.core.export import export_json
-    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.infra.fsutil import write_atomic
     target = staging / "blackpoker-rules.json"
     write_atomic(target, export_json(load_rules(definitions)))
     return [target], ""
@@ -141,9 +141,9 @@ def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[li
 
 
 def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
+    from blackpoker.pipeline.rulebook import build_rulebook
     from blackpoker.render.officialpaths import copy_moved_pdfs
     from blackpoker.render.pdfparts import PartCache
-    from blackpoker.render.rulebook import build_rulebook
     used: list[str] = []
     step = next(s for s in STEPS if s.name == "rulebook")
     files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook",
@@ -199,7 +199,7 @@ def _pdf_pages(files: list[Path]) -> str:
     return f"{len(pdfs)} PDFs, {pages} pages" if pdfs else ""
 
 
-LOADING = ("blackpoker.core.loader", "blackpoker.pipeline.fsutil", "blackpoker.pipeline.cache")
+LOADING = ("blackpoker.core.loader", "blackpoker.infra.fsutil", "blackpoker.infra.cache")
 STEPS: tuple[Step, ...] = (
     Step("export", "JSON export", _export, code=(*LOADING, "blackpoker.core.export")),
     Step("scenarios", "verified scenarios", _scenarios, ("scenarios",), code=(*LOADING, "blackpoker.sim.scenario"),
@@ -210,14 +210,14 @@ STEPS: tuple[Step, ...] = (
     # its single page heads the longest chain of work
     # (the site's icon and logo is the action lists' mark: conf.py names it)
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios", "templates/actionlist/static/bp-mark.svg"),
-         code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
+         code=(*LOADING, "blackpoker.pipeline.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
          pipeline=_rulebook, lead=True),
     Step("official-paths", "the official site's paths", _official_paths,
          code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
 )
 CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # what every step depends on
 # the 版の違い pages, written by every build of several editions (not a cached step: they take a moment)
-CHANGES_CODE = ("blackpoker.pipeline.editions", "blackpoker.render.diff")
+CHANGES_CODE = ("blackpoker.pipeline.editions", "blackpoker.render.diffpage")
 CHANGES_INPUTS = ("templates/diff",)
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
 
@@ -231,7 +231,7 @@ def step_key(step: Step, definitions: Path, rules: Rules) -> str:
     """Everything a step's output depends on: definitions (or, for a step that shows no prose, the ruleset
     without it), code, schemas, its own inputs, the toolchain (versions, fonts), environment knobs."""
     from blackpoker.core.export import rules_digest
-    from blackpoker.pipeline.toolchain import toolchain
+    from blackpoker.infra.toolchain import toolchain
     roots = (_definition_files(definitions) if step.prose else []) + _roots(step)
     content = "" if step.prose else rules_digest(rules, prose=False)
     return fingerprint(roots, step.name, content, toolchain(), os.environ.get("SOURCE_DATE_EPOCH", ""))
@@ -240,7 +240,7 @@ def step_key(step: Step, definitions: Path, rules: Rules) -> str:
 def kept_state_key(step: Step) -> str:
     """What a step's state kept between builds (the rulebook's Sphinx environment) depends on but cannot
     follow itself: the step's inputs except the definitions and the documents (``.md``), which Sphinx tracks."""
-    from blackpoker.pipeline.toolchain import toolchain
+    from blackpoker.infra.toolchain import toolchain
     return fingerprint(_roots(step), step.name, toolchain(), skip_suffixes=(".md",))
 
 
@@ -315,8 +315,8 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     One build at a time per output folder: a second one waits for the first (see locks.py). Builds of other
     output folders may run at the same time and share the cache.
     """
+    from blackpoker.infra.locks import CacheLease, output_lock
     from blackpoker.pipeline.editions import Edition, other_editions, plan_editions
-    from blackpoker.pipeline.locks import CacheLease, output_lock
 
     start = time.perf_counter()
     # fail fast, before any file is touched; the build plays the scenarios, so the simulator must cover the rules
@@ -383,7 +383,7 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
            jobs: int | None) -> BuildReport:
     """The build proper, holding the output folder's lock and a shared hold on the cache: every step of the
     current edition, the steps of each other edition (into its folder), then the 版の違い pages."""
-    from blackpoker.pipeline.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
+    from blackpoker.infra.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
 
     _remove_leftovers(out)
     scratch = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.build-"))  # beside out: one file system
@@ -397,8 +397,8 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
     os.utime(work)  # most recently used: kept by the clean-up
     try:
         pending: list[tuple[Step, str, Job]] = []
-        for job in plan.jobs(STEPS):
-            step, site = job.step, job.site
+        for step, job in plan.jobs(STEPS):
+            site = job.site
             key = job.key(step_key(step, job.definitions, job.rules))
             t0 = time.perf_counter()
             restored = cache.restore(job.cache_name, key, staging / site.root)

@@ -1,6 +1,6 @@
 """Several editions on one site: the current edition at the site's root (today's paths), every other one in a
 folder of its own (``v8.2/``) with its action lists (HTML and PDF), its JSON and its verified scenarios, and a
-版の違い page for each pair of consecutive editions (core/diff.py), under ``changes/``.
+版の違い page for each pair of consecutive editions (core/editiondiff.py), under ``changes/``.
 
 The other editions are the definitions folders in ``editions/`` beside the current one's (the repository's
 ``editions/v8.2``), or those the build is given. An edition without prose of its own has no rulebook: its lists
@@ -15,18 +15,27 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-from blackpoker.core.diff import EntryRef, RulesDiff, diff_rules
+from blackpoker.core.editiondiff import EntryRef, RulesDiff, diff_rules
 from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.kinds import KIND
 from blackpoker.core.loader import display_path
 from blackpoker.core.model import Rules
-from blackpoker.render.actionlist.editions import ChangesLink, EditionLink, ListSite
+from blackpoker.render.actionlist.switcher import ChangesLink, EditionLink, ListSite
 
-if TYPE_CHECKING:
-    from blackpoker.pipeline.build import Step
 
+class NamedStep(Protocol):
+    """A build step as this module sees it (pipeline/build.py's Step)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+
+S = TypeVar("S", bound=NamedStep)
 EDITIONS_FOLDER = "editions"  # beside the current edition's definitions
 OTHER_STEPS = ("export", "scenarios", "actionlists")  # what another edition publishes (no rulebook of its own)
 SWITCHER_STEPS = ("actionlists",)  # the steps whose pages show the switcher
@@ -59,7 +68,7 @@ class Edition:
 class Job:
     """One step of one edition."""
 
-    step: Step
+    step: NamedStep
     edition: Edition
     site: ListSite
     current: bool
@@ -106,13 +115,14 @@ class EditionPlan:
     sites: dict[str, ListSite] = field(default_factory=dict)
     changes: list[Changes] = field(default_factory=list)
 
-    def jobs(self, steps: Sequence[Step]) -> Iterator[Job]:
+    def jobs(self, steps: Sequence[S]) -> Iterator[tuple[S, Job]]:
+        """Every step of the current edition, then those of each other edition."""
         for step in steps:
-            yield Job(step, self.current, self.sites[self.current.version], True)
+            yield step, Job(step, self.current, self.sites[self.current.version], True)
         for edition in self.others:
             for step in steps:
                 if step.name in OTHER_STEPS:
-                    yield Job(step, edition, self.sites[edition.version], False)
+                    yield step, Job(step, edition, self.sites[edition.version], False)
 
     @property
     def warnings(self) -> list[str]:
@@ -121,9 +131,9 @@ class EditionPlan:
 
     def write_changes(self, site: Path) -> list[Path]:
         """The 版の違い pages, written into the site."""
-        from blackpoker.pipeline.fsutil import write_atomic
+        from blackpoker.infra.fsutil import write_atomic
         from blackpoker.render.actionlist.view import list_pages
-        from blackpoker.render.diff import Link, diff_html
+        from blackpoker.render.diffpage import Link, diff_html
         written = []
         for c in self.changes:
             root = self.sites[c.new.version].root

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
+from blackpoker.infra.cache import fingerprint
 from blackpoker.pipeline.build import build_inputs
-from blackpoker.pipeline.cache import fingerprint
 
 RELOAD_SNIPPET = b"""<script>(function(){var v=null;setInterval(function(){fetch('/__build').then(function(r){
 return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload()}v=t}).catch(function(){})},1000)})();</script>"""
@@ -77,7 +78,7 @@ def _handler(state: _State, directory: Path, port: int) -> type[SimpleHTTPReques
     class Handler(SimpleHTTPRequestHandler):
         timeout = 10  # seconds a connection may sit idle: a stalled client does not hold a thread forever
 
-        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, directory=str(directory), **kwargs)
 
         def _refused(self) -> bool:

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blackpoker.pipeline.fsutil import write_atomic
+from blackpoker.infra.fsutil import write_atomic
 
 if TYPE_CHECKING:
     from pypdf import PdfWriter
@@ -116,7 +116,7 @@ def part_key(kind: str, *values: str | bytes) -> str:
 def engine_version() -> str:
     """What changes the bytes of a rendered part besides its content: the recipe, the toolchain (versions and
     installed fonts)."""
-    from blackpoker.pipeline.toolchain import toolchain
+    from blackpoker.infra.toolchain import toolchain
     return f"{RECIPE} {toolchain()}"
 
 
@@ -358,7 +358,7 @@ def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], li
     from blackpoker.render.impose import as_xobject
     from blackpoker.render.pypdf_private import add_indirect
 
-    def stream(data: bytes):  # type: ignore[no-untyped-def]
+    def stream(data: bytes) -> IndirectObject:
         s = DecodedStreamObject()
         s.set_data(data)
         return add_indirect(writer, s)

@@ -13,7 +13,7 @@ from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules, Trump
 from blackpoker.core.typography import typography_key
 from blackpoker.sim import lookup
-from blackpoker.sim.state import Character, GameState, Modifier, TrumpCard
+from blackpoker.sim.state import Character, GameState, Modifier
 
 SCOPE_ORDER: Final = {"all": 0, "your": 1, "this": 2}
 
@@ -90,54 +90,34 @@ def labels(rules: Rules, ch: Character) -> frozenset[str]:
 
 def trump_of(rules: Rules, card: Card) -> Trump | None:
     """The trump a face-up 切札 card is (5.3.4: identified by its key card, ♠2 → スラッシュ); None for a card the
-    list does not name (ruling trump-face-up: it has no ability). Memoised per loaded ruleset: the 兵士起因
+    list does not name (ruling trump-face-up: it has no ability). Kept per ruleset, card by card: the 兵士起因
     actions' activation conditions ask at every decision of an エクストラ game."""
-    known = _TRUMP_OF.get(id(rules))
-    if known is None or known[0] is not rules:
-        known = _TRUMP_OF[id(rules)] = (rules, {})
-    if card not in known[1]:
-        known[1][card] = next((trump for trump in rules.trumps if trump.key.zone == "hand"
-                               and not trump.key.face_down and trump.key.accepts((card,))), None)
-    return known[1][card]
+    known = lookup.derived(rules, _trump_table)
+    if card not in known:
+        known[card] = next((trump for trump in rules.trumps if trump.key.zone == "hand"
+                            and not trump.key.face_down and trump.key.accepts((card,))), None)
+    return known[card]
 
 
-_TRUMP_OF: Final[dict[int, tuple[Rules, dict[Card, Trump | None]]]] = {}
+def _trump_table(rules: Rules) -> dict[Card, Trump | None]:
+    return {}
 
 
 def face_up_trumps(state: GameState, player: int) -> list[Trump]:
     """The trumps in force for ``player``: face-up 切札 cards only (ruling trump-face-up)."""
-    return list(_face_up(state, player)[0])
+    return [trump for t in state.players[player].trumps
+            if t.face_up and (trump := trump_of(state.rules, t.card)) is not None]
 
 
 def face_up_trump_names(state: GameState, player: int) -> frozenset[str]:
     """The names of :func:`face_up_trumps` (what 「あなたの切札に「スラッシュ」がある」 asks)."""
-    return _face_up(state, player)[1]
-
-
-_NONE: Final[tuple[tuple[Trump, ...], frozenset[str]]] = ((), frozenset())
-
-
-def _face_up(state: GameState, player: int) -> tuple[tuple[Trump, ...], frozenset[str]]:
     trumps = state.players[player].trumps
     if not trumps:
-        return _NONE
-    # Memoised on the zone itself (an immutable tuple, replaced whenever a trump turns or leaves), as the
-    # 兵士起因 actions' activation conditions and labels ask at every decision of an エクストラ game.
-    hit = _FACE_UP.get(id(trumps))
-    if hit is None or hit[0] is not trumps or hit[1] is not state.rules:
-        out = []
-        for t in trumps:
-            trump = trump_of(state.rules, t.card) if t.face_up else None
-            if trump is not None:
-                out.append(trump)
-        if len(_FACE_UP) >= 1024:
-            _FACE_UP.clear()
-        # holding the tuple keeps its id unique
-        hit = _FACE_UP[id(trumps)] = (trumps, state.rules, (tuple(out), frozenset(t.name for t in out)))
-    return hit[2]
+        return _NO_NAMES
+    return frozenset(trump.name for trump in face_up_trumps(state, player))
 
 
-_FACE_UP: Final[dict[int, tuple[tuple[TrumpCard, ...], Rules, tuple[tuple[Trump, ...], frozenset[str]]]]] = {}
+_NO_NAMES: Final[frozenset[str]] = frozenset()
 
 
 def granted_labels(state: GameState, ch: Character) -> frozenset[str]:

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Final
+from typing import Final, TypeVar
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim import lookup, ops
 from blackpoker.sim.abilities import all_labels, can_attack, modifiers, size, soldier_type
 from blackpoker.sim.draw import shuffle
-from blackpoker.sim.errors import IllegalDecision, NeedChoice
+from blackpoker.sim.game_errors import IllegalDecision, NeedChoice
 from blackpoker.sim.requests import target_candidates
 from blackpoker.sim.state import AttackLine, Character, FogCard, GameState, Request, Target, player_name, sort_cards
 from blackpoker.sim.text import card_list, char_text
+from blackpoker.sim.wording import KNOWN, knows_wording
 
 DONE: Final = "決定"
+
+T = TypeVar("T")
 
 
 class Ctx:
@@ -37,8 +40,8 @@ class Ctx:
         self._choices = choices
         self._next = 0
 
-    def choose(self, player: int, prompt: str, options: Iterable[object]) -> object:
-        """The answer to a question; a question with one possible answer is answered without asking."""
+    def choose(self, player: int, prompt: str, options: Iterable[T]) -> T | None:
+        """The answer to a question (None when there is no option); one possible answer is taken without asking."""
         opts = tuple(options)
         if not opts:
             return None
@@ -85,6 +88,21 @@ def effect(action_id: str) -> Callable[[Effect], Effect]:
     return register
 
 
+# Pattern-1 triggers (2.10.6): which triggered action follows the resolution of which action.
+FOLLOWS: Final = {"end": "charge", "charge": "draw", "attack": "block", "block": "damage-judgement"}
+# The triggered actions and how their condition is detected (checked against the model by gaps.coverage_gaps).
+TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after attack with an attacker",
+             "damage-judgement": "after block", "generation-change": "card leaves a field (ops.to_graveyard)",
+             # no 誘発条件 in the rules; ruling trap-counter-trigger gives one (detected by engine._queue_traps)
+             "trap-counter": "an opponent's request with a key card equal to your rare card lands on the stage"}
+
+
+def simulates(action_id: str, rules: Rules | None = None) -> bool:
+    """Whether the simulator has an effect for the action (the others are never offered as requests); with
+    ``rules``, also whether it knows the edition's wording of it (sim/wording.py)."""
+    return action_id in EFFECTS and (rules is None or action_id not in KNOWN or knows_wording(rules, action_id))
+
+
 def summoned_type(rules: Rules, action_id: str, kind: str = "soldier") -> str:
     """The character an action puts on the field, from the character list's ``summoned_by``."""
     for ch in rules.characters:
@@ -99,7 +117,8 @@ def _end(ctx: Ctx) -> None:
     s, p = ctx.state, ctx.state.players[ctx.me]
     while len(p.hand) > 7:  # 1. hand limit 7
         card = ctx.choose(ctx.me, "捨てるカード(手札は7枚まで)", sort_cards(p.hand))
-        ops.discard(s, ctx.me, (card,))  # type: ignore[arg-type]
+        assert card is not None  # the hand has more than 7 cards
+        ops.discard(s, ctx.me, (card,))
     fog_cards = tuple(c for f in p.fog for c in f.cards)  # 2. own fog to the graveyard
     p.fog, p.graveyard = (), p.graveyard + fog_cards
     if fog_cards and ctx.state.recording:
@@ -147,7 +166,7 @@ def _attack(ctx: Ctx) -> None:
     s, chosen = ctx.state, list[int]()
     eligible = [ch.uid for ch in eligible_attackers(s, ctx.me)]  # the state does not change while choosing
     while True:
-        options: list[object] = [uid for uid in eligible if uid not in chosen]
+        options: list[int | str] = [uid for uid in eligible if uid not in chosen]
         pick = ctx.choose(ctx.me, "アタッカーを指定(決定で終了)", [*options, DONE])
         if not isinstance(pick, int):  # 決定, or no attacker left
             break
@@ -168,26 +187,26 @@ def _block(ctx: Ctx) -> None:
     able = [(ch.uid, ch.kind) for ch in s.players[defender].field if not ch.driven and "ブロッカー" in all_labels(s, ch)]
     for line in s.attack:
         blockers: list[int] = []
-        prompt = f"{char_text(s.find(line.attacker))} をブロックするキャラクター(決定で終了)"  # type: ignore[arg-type]
+        prompt = f"{char_text(s.character(line.attacker))} をブロックするキャラクター(決定で終了)"
         while True:
-            options = []
+            options: list[int | str] = []
             for uid, kind in able:
                 if uid in taken:
                     continue
                 if kind == "bulwark" and blockers:
                     continue  # only soldiers may block one attacker together
                 options.append(uid)
-            if blockers and s.find(blockers[0]).kind == "bulwark":  # type: ignore[union-attr]
+            if blockers and s.character(blockers[0]).kind == "bulwark":
                 options = []
-            pick = ctx.choose(defender, prompt, options + [DONE])
-            if pick in (DONE, None):
+            pick = ctx.choose(defender, prompt, [*options, DONE])
+            if not isinstance(pick, int):  # 決定 (never None: 決定 is always an option)
                 break
-            blockers.append(pick)  # type: ignore[arg-type]
-            taken.append(pick)  # type: ignore[arg-type]
+            blockers.append(pick)
+            taken.append(pick)
         lines.append(AttackLine(line.attacker, tuple(blockers)))
         if blockers and s.recording:
-            ctx.log(f"{char_text(s.find(line.attacker))} を "  # type: ignore[arg-type]
-                    + "、".join(char_text(s.find(b)) for b in blockers) + " がブロック")  # type: ignore[arg-type]
+            ctx.log(f"{char_text(s.character(line.attacker))} を "
+                    + "、".join(char_text(s.character(b)) for b in blockers) + " がブロック")
     s.attack = tuple(lines)
 
 
@@ -354,8 +373,8 @@ def _reunion(ctx: Ctx) -> None:
     card = ctx.choose(ctx.me, "墓地から手札に加えるカード", sort_cards(p.graveyard))
     if card is not None:
         grave = list(p.graveyard)
-        grave.remove(card)  # type: ignore[arg-type]
-        p.graveyard, p.hand = tuple(grave), p.hand + (card,)  # type: ignore[operator]
+        grave.remove(card)
+        p.graveyard, p.hand = tuple(grave), p.hand + (card,)
         if ctx.state.recording:
             ctx.log(f"墓地の {card} を見せて手札に加える")
 
@@ -377,7 +396,7 @@ def _retarget(ctx: Ctx) -> None:
     if new is None:
         ctx.log("変更できる対象がない")
         return
-    changed = replace(victim, targets=(Target(*new),))  # type: ignore[misc]
+    changed = replace(victim, targets=(Target(*new),))
     s.stage = tuple(changed if r.uid == victim.uid else r for r in s.stage)
     if ctx.state.recording:
         ctx.log(f"「{action.name}」の対象を変更")
@@ -389,9 +408,9 @@ def _search(ctx: Ctx) -> None:
     card = ctx.choose(ctx.me, "ライフから手札に加えるカード", sort_cards(p.life))
     if card is not None:
         life = list(p.life)
-        life.remove(card)  # type: ignore[arg-type]
+        life.remove(card)
         shuffle(s.rng(), life)
-        p.life, p.hand = tuple(life), p.hand + (card,)  # type: ignore[operator]
+        p.life, p.hand = tuple(life), p.hand + (card,)
         if ctx.state.recording:
             ctx.log(f"ライフの {card} を見せて手札に加え、ライフを切りなおす")
 
@@ -488,7 +507,7 @@ def _death_spear(ctx: Ctx) -> None:
     rest = list(ch.cards)
     while rest:  # 1. onto the top of the owner's life, face down, in any order
         card = ctx.choose(ctx.me, "ライフの一番上に置くカード(先に置くほど下)", sort_cards(rest))
-        assert isinstance(card, Card)
+        assert card is not None  # rest is not empty
         rest.remove(card)
         s.players[ch.owner].life = (card, *s.players[ch.owner].life)
     if ctx.state.recording:
@@ -513,9 +532,9 @@ def _reanimate(ctx: Ctx) -> None:
     ops.to_graveyard(s, ctx.target().ref)
     if card is not None:
         grave = list(p.graveyard)
-        grave.remove(card)  # type: ignore[arg-type]
+        grave.remove(card)
         p.graveyard = tuple(grave)
-        ops.place(s, ctx.me, (card,), "soldier")  # type: ignore[arg-type]
+        ops.place(s, ctx.me, (card,), "soldier")
 
 
 @effect("hand-destruction")
@@ -523,7 +542,7 @@ def _hand_destruction(ctx: Ctx) -> None:
     victim = ctx.target().ref
     card = ctx.choose(ctx.me, "対戦相手が捨てるカード", sort_cards(ctx.state.players[victim].hand))
     if card is not None:
-        ops.discard(ctx.state, victim, (card,))  # type: ignore[arg-type]
+        ops.discard(ctx.state, victim, (card,))
 
 
 @effect("force")
@@ -554,7 +573,7 @@ def _conscription(ctx: Ctx) -> None:
             rest.append(card)
     while rest:  # 2. to the bottom in any order
         picked = ctx.choose(ctx.me, "ライフの一番下に移すカード(先に移すほど上)", sort_cards(rest))
-        assert isinstance(picked, Card)
+        assert picked is not None  # rest is not empty
         rest.remove(picked)
         p.life += (picked,)
 

@@ -29,7 +29,7 @@ def _pack_open(ctx: Ctx) -> None:
             p.pack = tuple(c for c in p.pack if c != card)
             if ctx.state.recording:
                 ctx.log(f"パックの {card} を対戦相手に見せ手札に加える")
-        p.hand += (card,)  # type: ignore[operator]
+        p.hand += (card,)
     p.pack_opened = True
     if ctx.state.recording:
         ctx.log(f"パックを表向きにし、開封済みとする(残り {len(p.pack)} 枚)")
@@ -170,6 +170,6 @@ def _switch(ctx: Ctx) -> None:
     if key is not None:
         card = ctx.choose(ctx.me, "兵士として場に出す手札のカード", sort_cards(s.players[ctx.me].hand))
         if card is not None:
-            ops.take_from_hand(s, ctx.me, card)  # type: ignore[arg-type]
-            ops.place(s, ctx.me, (card,), "soldier")  # type: ignore[arg-type]
+            ops.take_from_hand(s, ctx.me, card)
+            ops.place(s, ctx.me, (card,), "soldier")
         ops.to_hand(s, key.uid)  # 3. 「キーカードを手札に戻す」

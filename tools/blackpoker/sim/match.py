@@ -15,7 +15,7 @@ from blackpoker.core.model import Rules
 from blackpoker.sim.abilities import trump_of
 from blackpoker.sim.decisions import Decision, RequestAction
 from blackpoker.sim.engine import apply, current_player, legal_decisions
-from blackpoker.sim.errors import SimError
+from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.policies import make_policy, observe
 from blackpoker.sim.record import GameEnd, GameRecord
 from blackpoker.sim.selfplay import TURN_CAP, check_invariants, random_setup
@@ -77,7 +77,8 @@ def play_match(rules: Rules, format_id: str, frame: str | None, seed: int, polic
     decks, choices = random_setup(rules, format_id, frame, rng)
     state = new_game(rules, format_id, seed, frame=frame, decks=decks, choices=choices)
     players = [make_policy(spec, rules, seed * 2 + i) for i, spec in enumerate(policies)]
-    trumps = tuple(tuple(t.id for c in p.trumps if (t := trump_of(rules, c.card)) is not None) for p in state.players)
+    ids = [tuple(t.id for c in p.trumps if (t := trump_of(rules, c.card)) is not None) for p in state.players]
+    trumps = (ids[0], ids[1])
     first = state.turn_player
     made: list[tuple[int, Decision]] = []
     tally = _Tally()
@@ -111,5 +112,5 @@ def play_match(rules: Rules, format_id: str, frame: str | None, seed: int, polic
     record = GameRecord(format_id, frame, seed, decks, choices, tuple(made), rules.edition.version, policies, result)
     summary = GameSummary(format_id, frame, seed, policies, first, state.winner, end, state.turn, len(made),
                           (dict(tally.requested[0]), dict(tally.requested[1])), (dict(resolved[0]), dict(resolved[1])),
-                          (dict(negated[0]), dict(negated[1])), trumps, tuple(problems))  # type: ignore[arg-type]
+                          (dict(negated[0]), dict(negated[1])), trumps, tuple(problems))
     return record, summary, state

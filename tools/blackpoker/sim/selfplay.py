@@ -219,7 +219,9 @@ def play_game(rules: Rules, format_id: str, seed: int, stats: PlayStats, frame: 
         options = legal_options(state)
         decision = _pick(rng, state, options)
         if decisions is not None:
-            decisions.append((current_player(state), decision))  # type: ignore[arg-type]
+            player = current_player(state)
+            assert player is not None  # the game is not over
+            decisions.append((player, decision))
         after = apply(state, decision, validate=False)  # taken from legal_options(state): checked already
         stats.decisions += 1
         if isinstance(decision, RequestAction):

@@ -39,8 +39,8 @@ def new_game(rules: Rules, format_id: str, seed: int, *, frame: str | None = Non
             if state.recording:
                 state.log(f"{player_name(index)}: デッキを切り、7枚引いて手札とし、残りをライフとする")
     else:
-        pair = tuple(choices) if choices is not None else (None, None)
-        setup_frame(state, frame_def, deck_pair, pair)  # type: ignore[arg-type]
+        pair = (choices[0], choices[1]) if choices is not None else (None, None)
+        setup_frame(state, frame_def, (deck_pair[0], deck_pair[1]), pair)  # two: zip(strict=True) above
     begin(state)
     return state
 

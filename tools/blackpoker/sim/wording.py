@@ -32,9 +32,6 @@ KNOWN: Final[dict[str, tuple[str, ...]]] = {
     "counter": ("対象のアクションを無効にする", "対象のリクエストを無効にする"),
     "retarget": ("対象のアクションで指定されている対象", "対象のリクエストで指定されている対象"),
 }
-_KNOWN_BY_RULES: Final[dict[int, tuple[Rules, dict[str, bool]]]] = {}
-
-
 def wording_known(action: Action) -> bool:
     """Whether the action's effect text is worded as the simulator knows (always, for an action not listed)."""
     phrases = KNOWN.get(action.id)
@@ -44,17 +41,13 @@ def wording_known(action: Action) -> bool:
     return any(phrase in text for phrase in phrases)
 
 
+def _unknown(rules: Rules) -> frozenset[str]:
+    return frozenset(a.id for a in rules.actions if not wording_known(a))
+
+
 def knows_wording(rules: Rules, action_id: str) -> bool:
-    """:func:`wording_known` of the loaded edition's action, memoised per ruleset (asked at every decision)."""
-    hit = _KNOWN_BY_RULES.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        if len(_KNOWN_BY_RULES) >= 16:
-            _KNOWN_BY_RULES.clear()
-        hit = _KNOWN_BY_RULES[id(rules)] = (rules, {})
-    known = hit[1].get(action_id)
-    if known is None:
-        known = hit[1][action_id] = wording_known(lookup.action(rules, action_id))
-    return known
+    """:func:`wording_known` of the loaded edition's action (kept with the ruleset: asked at every decision)."""
+    return action_id not in lookup.derived(rules, _unknown)
 
 
 def unknown_wordings(rules: Rules) -> list[Action]:

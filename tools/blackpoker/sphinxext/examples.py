@@ -21,7 +21,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
@@ -31,7 +31,10 @@ from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.kinds import anchor
 from blackpoker.core.model import Action, Character, Fog, Rules, Trump
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective, without_prose_digest
+from blackpoker.sphinxext.ruleset import RulesDirective, without_prose_digest
+
+if TYPE_CHECKING:  # the simulator itself is imported when an example is played
+    from blackpoker.sim.scenario import Scenario
 
 
 class ExampleFailed(SphinxError):
@@ -67,7 +70,7 @@ class PlayedExample:
         return f"vr-{self.folder}-{Path(self.path).stem.lower()}"
 
 
-def load(path: Path, rules: Rules) -> Any:
+def load(path: Path, rules: Rules) -> Scenario:
     from blackpoker.sim.scenario import load_scenario
     try:
         return load_scenario(path, rules, display_name=str(path))
@@ -75,7 +78,7 @@ def load(path: Path, rules: Rules) -> Any:
         raise ExampleFailed("\n" + str(exc)) from None
 
 
-def play(rules: Rules, scenario: Any) -> PlayedExample:
+def play(rules: Rules, scenario: Scenario) -> PlayedExample:
     """Run one example; raise ExampleFailed (with the failing expectations) if it no longer holds."""
     from blackpoker.sim.scenario import run_scenario
     try:
@@ -106,7 +109,8 @@ def play(rules: Rules, scenario: Any) -> PlayedExample:
     except Exception:  # a scenario about a refused setup has no starting position to draw
         start = None
     before = board_svg(start, f"例「{scenario.title}」のはじめの局面") if start is not None else ""
-    after = board_svg(result.state, f"例「{scenario.title}」の結果の局面") if result.state is not None and before else ""
+    after = (board_svg(result.state, f"例「{scenario.title}」の結果の局面", before=start)
+             if result.state is not None and start is not None else "")
     return PlayedExample(str(Path(scenario.path).resolve()), scenario.title, str(scenario.section), lines, checks,
                          transcript, before, after)
 
@@ -135,7 +139,7 @@ class Examples:
     def __init__(self) -> None:
         self.sections: dict[str, tuple[str, str]] = {}
         self.played: dict[str, tuple[str, str, PlayedExample]] = {}
-        self.loaded: dict[tuple[str, str, str], Any] = {}  # this build's loaded scenarios (not kept)
+        self.loaded: dict[tuple[str, str, str], Scenario] = {}  # this build's loaded scenarios (not kept)
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "loaded": {}}
@@ -145,7 +149,7 @@ class Examples:
         self.sections.update(other.sections)
         self.played.update(other.played)
 
-    def scenario(self, path: Path, digest: str, rules: Rules, ruleset: str) -> Any:
+    def scenario(self, path: Path, digest: str, rules: Rules, ruleset: str) -> Scenario:
         key = (str(path), digest, ruleset)
         if key not in self.loaded:
             self.loaded[key] = load(path, rules)
@@ -310,7 +314,7 @@ class VerificationDirective(RulesDirective):
 def _not_simulated(rules: Rules, unverified: int) -> list[nodes.Node]:
     """For an edition with ``simulated: false``: what the simulator does not cover, entry by entry, and how many
     scenarios could not be verified (each is marked below)."""
-    from blackpoker.sim.engine import coverage_gaps
+    from blackpoker.sim.gaps import coverage_gaps
     gaps = coverage_gaps(rules)
     shown = [g.text for g in gaps if g.text]
     out: list[nodes.Node] = [nodes.rubric("", "シミュレーターが扱わない定義", classes=["bp-report-folder"])]

@@ -17,8 +17,8 @@ from sphinx import addnodes
 from blackpoker.core.kinds import Named, anchor, label
 from blackpoker.core.model import Rules
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective, read_yaml_list
 from blackpoker.sphinxext.kana import GROUP_ORDER, group_of, sort_key
+from blackpoker.sphinxext.ruleset import RulesDirective, read_yaml_list
 
 
 @dataclass(frozen=True, order=True)

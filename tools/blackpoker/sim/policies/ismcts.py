@@ -18,12 +18,13 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from blackpoker.core.model import Rules
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.draw import randbelow
 from blackpoker.sim.engine import apply, current_player, legal_decisions
-from blackpoker.sim.errors import SimError
+from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.policies.determinize import determinize
 from blackpoker.sim.policies.greedy import GreedyPolicy
 from blackpoker.sim.policies.observation import Observation, observe
@@ -61,7 +62,7 @@ def rollout_pick(rng: random.Random, state: GameState, options: list[Decision]) 
     return options[randbelow(rng, len(options))]  # rng.choice(options)
 
 
-def is_free(d: Decision) -> bool:
+def is_free(d: Decision) -> TypeGuard[RequestAction]:
     """A request with no key card and no cost (レアドロー, パック開封, …): once a turn changes all it can."""
     return isinstance(d, RequestAction) and not d.keys and d.payment == Payment() and d.key_character is None
 
@@ -70,7 +71,7 @@ def prune(legal: Sequence[Decision], idle: bool, free: set[str]) -> list[Decisio
     """The decisions worth searching: not a pass that only hands an empty stage back and forth on one's own turn
     (``idle``), nor a free request made already this turn; never nothing."""
     kept = [d for d in legal if not (idle and isinstance(d, Pass))
-            and not (is_free(d) and d.action_id in free)]  # type: ignore[union-attr]
+            and not (is_free(d) and d.action_id in free)]
     return kept or list(legal)
 
 
@@ -114,7 +115,7 @@ class ISMCTSPolicy:
 
     def _note(self, d: Decision) -> Decision:
         if is_free(d):
-            self.free.add(d.action_id)  # type: ignore[union-attr]
+            self.free.add(d.action_id)
         return d
 
     def _simulate(self, state: GameState, root_legal: list[Decision], root: Node, nodes: dict[object, Node]) -> None:

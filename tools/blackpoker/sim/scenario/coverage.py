@@ -16,7 +16,7 @@ from typing import Any
 
 from blackpoker.core.model import Rules
 from blackpoker.core.yamlsource import parse_yaml
-from blackpoker.sim.engine import FOLLOWS, TRIGGERED, simulates
+from blackpoker.sim.effects import FOLLOWS, TRIGGERED, simulates
 from blackpoker.sim.files import editions_of
 from blackpoker.sim.frames import SETUPS
 

@@ -22,7 +22,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
 # priorities: higher first
@@ -53,9 +53,9 @@ class Inline:
 
 
 class Scheduler:
-    """Feeds a process pool by priority (then by order of submission), never more jobs than workers."""
+    """Feeds a pool (the build's processes; threads in tests) by priority, then order; never more jobs than workers."""
 
-    def __init__(self, pool: ProcessPoolExecutor, workers: int, hold: float = HOLD) -> None:
+    def __init__(self, pool: Executor, workers: int, hold: float = HOLD) -> None:
         self.pool, self.workers, self.hold = pool, workers, hold
         self._queue: list[tuple[float, int, Callable[..., Any], tuple[Any, ...], Future[Any], float | None]] = []
         self._order = itertools.count()

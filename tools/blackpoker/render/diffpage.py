@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
-from blackpoker.core.diff import EntryRef, RulesDiff
+from blackpoker.core.editiondiff import EntryRef, RulesDiff
 from blackpoker.core.paths import TEMPLATES
 
 TEMPLATE_DIR = TEMPLATES / "diff"
