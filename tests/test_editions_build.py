@@ -23,7 +23,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[str
     shutil.copytree(DEFINITIONS, root / "definitions")
     shutil.copytree(ROOT / "editions", root / "editions")
     lines: list[str] = []
-    build(root / "definitions", root / "site", progress=lines.append, cache_dir=root / "cache")
+    report = build(root / "definitions", root / "site", progress=lines.append, cache_dir=root / "cache")
+    print("\n".join(lines), f"\ncold build of both editions: {report.seconds:.1f} s")  # shown with pytest -s
     return root, root / "site", lines
 
 
@@ -69,6 +70,7 @@ def test_an_edit_in_v81_runs_nothing_of_v82(site: tuple[Path, Path, list[str]]) 
     actions.write_text(actions.read_text(encoding="utf-8").replace(
         "数字分加算される。その印として", "数字分だけ加算される。その印として", 1), encoding="utf-8")
     lines: list[str] = []
-    build(root / "definitions", out, progress=lines.append, cache_dir=root / "cache")
+    report = build(root / "definitions", out, progress=lines.append, cache_dir=root / "cache")
+    print("\n".join(lines), f"\nafter an edit in v8.1: {report.seconds:.1f} s")
     v82 = [line for line in lines if "[第8.2版]" in line]
     assert len(v82) == 3 and all(line.startswith("  = ") and "unchanged" in line for line in v82), lines
