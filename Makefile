@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup system native build check export test lint bench serve clean lock
+.PHONY: all setup system native build check export test test-fast lint bench serve clean lock
 
 all: setup build
 
@@ -26,15 +26,19 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $@
 
-# Regenerate requirements.lock from pyproject.toml (runtime + test and cluster extras), keeping the pins it already has;
-# `make lock UPGRADE=1` moves every package to the newest version the ranges allow.
+# Regenerate the locks from pyproject.toml, keeping the pins they already have (`make lock UPGRADE=1` moves every
+# package to the newest version the ranges allow): requirements.lock for development (base, site, test and
+# cluster extras: what `make` installs) and requirements-runtime.lock for using the toolkit (base and site only),
+# resolved within the development lock so that both pin the same versions.
 LOCK_TOOLS := build/.lock-tools
+PIP_COMPILE = CUSTOM_COMPILE_COMMAND='make lock' $(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes \
+	--strip-extras --no-emit-index-url --no-emit-find-links
 lock:
 	@test -x $(LOCK_TOOLS)/bin/pip-compile || { $(PYTHON) -m venv $(LOCK_TOOLS) && \
 		$(LOCK_TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check 'pip-tools>=7.4,<8'; }
-	CUSTOM_COMPILE_COMMAND='make lock' $(LOCK_TOOLS)/bin/pip-compile --quiet --extra test --extra cluster --generate-hashes \
-		--strip-extras --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
+	$(PIP_COMPILE) --extra site --extra test --extra cluster $(if $(UPGRADE),--upgrade) \
 		--output-file requirements.lock pyproject.toml
+	$(PIP_COMPILE) --extra site --constraint requirements.lock --output-file requirements-runtime.lock pyproject.toml
 
 build: setup
 	$(BIN)/blackpoker build
@@ -45,8 +49,16 @@ check: setup
 export: setup
 	$(BIN)/blackpoker export -o build/blackpoker-rules.json
 
+# The whole suite, on every core (pytest-xdist; tests/conftest.py groups the tests that share a build on one worker),
+# the slowest tests listed at the end.
+TEST_FLAGS := -n auto --dist loadgroup --no-loadscope-reorder --durations=25
 test: setup lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(TEST_FLAGS)
+
+# The fast loop while working: no full build, no browser, no long run (the marks in pyproject.toml). It needs only
+# the installed venv: a stale compiled simulator is not rebuilt first (its Python sources run instead).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n auto -m "not build and not browser and not slow" --durations=15
 
 # The code's own checks, before the tests: style and errors (ruff), types (mypy --strict), layers (import-linter).
 lint: setup

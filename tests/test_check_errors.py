@@ -40,8 +40,8 @@ class Case:
 CASES = [
     Case("enum", "actions.yaml", "    timing: main\n", "    timing: ずっと\n",
          (Expected("actions.yaml", "ずっと", "actions[0].timing: 'ずっと' is not one of 'main', 'quick'"),)),
-    Case("required field", "actions.yaml", "    reading: えんど\n", "",
-         (Expected("actions.yaml", "id: end", "actions[0]: missing required field 'reading'"),)),
+    Case("required field", "actions.yaml", "    reading: えんど\n    category: 基本\n", "    reading: えんど\n",
+         (Expected("actions.yaml", "id: end", "actions[0]: missing required field 'category'"),)),
     Case("unknown field (a typo)", "actions.yaml", "  - id: end\n    name: エンド\n", "  - id: end\n    nmae: エンド\n",
          (Expected("actions.yaml", "id: end", "actions[0]: missing required field 'name'"),
           Expected("actions.yaml", "nmae", "actions[0].nmae: unknown field 'nmae'; expected one of activation_condition, "
@@ -132,7 +132,7 @@ CASES = [
     Case("deck text and cards disagree", "frames.yaml", "20枚のデッキ", "21枚のデッキ",
          (Expected("frames.yaml", "[SA", "frames[0].deck.cards: the text says 21 枚 but the structure says 20"),)),
     Case("ruling applies to nothing", "rulings.yaml", "    applies_to: [action:equip]\n", "    applies_to: [action:equipp]\n",
-         (Expected("rulings.yaml", "action:equipp", "rulings[14].applies_to[0]: no action with id 'equipp'"),)),
+         (Expected("rulings.yaml", "action:equipp", "rulings[15].applies_to[0]: no action with id 'equipp'"),)),
 ]
 
 

@@ -8,7 +8,6 @@ checks); a folder is replaced only if one of these commands made it (its marker 
 from __future__ import annotations
 
 import dataclasses
-import errno
 import sys
 import tempfile
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from blackpoker.cli.common import EXIT_DATA_ERROR, definitions_folder, load
+from blackpoker.cli.common import DEFAULT_HELP, EXIT_DATA_ERROR, definitions_folder, echo, load
 from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.loader import FILES, display_path, load_rules
 
@@ -33,6 +32,9 @@ def check_output(out: Path, marker: str, protected: dict[str, Path]) -> None:
     """Refuse an output that is or contains a protected folder, is not a folder, or is a non-empty folder that
     this command did not make (no marker)."""
     from blackpoker.core.paths import CHECKOUT, ROOT
+    if out.is_symlink():  # replacing it would put a folder where the link was, or write where it leads
+        raise Refused(f"{out}: is a link{'' if out.exists() else ' that leads nowhere'}; expected a folder "
+                      "(a link is neither followed nor replaced): name the folder itself or a new one")
     target = out.resolve()
     folders = {**protected, "the current folder": Path.cwd(), "your home folder": Path.home()}
     if CHECKOUT:
@@ -95,7 +97,7 @@ def _loads(folder: Path) -> list[DefinitionError]:
 
 
 def _refuse(exc: Refused) -> None:
-    click.echo(str(exc), err=True)
+    echo(str(exc), err=True)
     sys.exit(EXIT_DATA_ERROR)
 
 
@@ -104,16 +106,14 @@ def _refuse(exc: Refused) -> None:
 @click.option("-o", "--output", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="The definitions folder to write (new, empty, or a previous import's).")
 @click.option("--base", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Definitions for what the official files do not hold: ruleset tables, formats, rulings "
-                   "(default: definitions/).")
+              help="Definitions for what the official files do not hold: ruleset tables, formats, rulings; and "
+                   f"the readings, frames and ids they may leave out ({DEFAULT_HELP}).")
 @click.option("--keep-going", is_flag=True, help="Convert and write what can be mapped; list every problem (exit 2).")
 def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) -> None:
     """Convert the official act.yaml, act-frame.yaml, frame.yaml (and version.json) into a definitions folder."""
     from blackpoker.official.importer import definitions_texts, import_official
     from blackpoker.official.reader import read_official
-    base = definitions_folder(base)
-    if not base.is_dir():  # the environment, not the official files: exit 1 with the path
-        raise OSError(errno.ENOENT, "no such folder; expected the base definitions (--base)", str(base))
+    base = definitions_folder(base, "--base")
     try:
         check_output(out, IMPORT_MARKER, {"the official files": official_dir, "the base definitions": base})
     except Refused as exc:
@@ -123,29 +123,33 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
         _fail(problems, "nothing written")
     result = import_official(official, base)
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
+        echo(f"note: {note}", err=True)
     for warning in sorted(result.warnings):
-        click.echo(str(warning), err=True)
+        echo(str(warning), err=True)
     for ruling in result.left_out:
-        click.echo(f"note: rulings.yaml: ruling {ruling}: left out", err=True)
+        echo(f"note: rulings.yaml: ruling {ruling}: left out", err=True)
     if result.errors and not keep_going:
         _fail(result.errors, "nothing written (--keep-going converts the rest)")
     texts = definitions_texts(result)
     files: dict[str, str | bytes] = dict(texts)
     files.update({ours: source.read_bytes() for ours, source in result.pictures.items()})
     files.update(kept_source(official_dir, texts, result.pictures))
-    load_problems = publish(out, files, IMPORT_MARKER, "import", _loads, keep=keep_going)
+    def loads(staging: Path) -> list[DefinitionError]:  # what the checks find, at the official files' lines
+        written = {f.name: display_path(staging, f.name) for f in FILES}
+        return [result.in_official(p, written) for p in _loads(staging)]
+    load_problems = publish(out, files, IMPORT_MARKER, "import", loads, keep=keep_going)
     counts = ", ".join(f"{n} {what}" for what, n in result.counts.items())
     written = not load_problems or keep_going
     warned = f"; {len(result.warnings)} warnings (above)" if result.warnings else ""
-    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above){warned}"
+    echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above){warned}"
                + ("" if written else "; nothing written"), err=True)
     if result.errors or load_problems:
         for problem in sorted(result.errors) + load_problems:
-            click.echo(str(problem), err=True)
+            echo(str(problem), err=True)
         left = len(result.errors)
-        click.echo(f"{left + len(load_problems)} problems ({left} in the official files: those entries are left "
-                   f"out; {len(load_problems)} in the written definitions)", err=True)
+        echo(f"{left + len(load_problems)} problems in the official files ({left} the import cannot map: "
+                   f"those entries are left out; {len(load_problems)} found by the checks of the converted "
+                   "definitions)", err=True)
         sys.exit(EXIT_DATA_ERROR)
 
 
@@ -174,8 +178,8 @@ official files shows exactly the edits. Do not edit this folder; import again to
 
 def _fail(problems: list[DefinitionError], what: str) -> None:
     for problem in sorted(problems):
-        click.echo(str(problem), err=True)
-    click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in the official files; {what}.", err=True)
+        echo(str(problem), err=True)
+    echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in the official files; {what}.", err=True)
     sys.exit(EXIT_DATA_ERROR)
 
 
@@ -190,6 +194,6 @@ def export_official_folder(directory: Path | None, out: Path) -> None:
     from blackpoker.official.exporter import SOURCE
     files = export_official(load(definitions), definitions / SOURCE)
     publish(out, files, EXPORT_MARKER, "export --format official")
-    click.echo(f"wrote {out}: {', '.join(sorted(name for name in files if '/' not in name))}"
+    echo(f"wrote {out}: {', '.join(sorted(name for name in files if '/' not in name))}"
                f"{' and pictures' if any('/' in name for name in files) else ''}", err=True)
 

@@ -72,6 +72,11 @@ def hiragana(text: str) -> str:
     return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in text)
 
 
+def excerpt(text: str, limit: int = 40) -> str:
+    """A value quoted in a message: at most ``limit`` characters of it."""
+    return f"'{text}'" if len(text) <= limit else f"'{text[:limit]}…'"
+
+
 def read_reading(ruby: str | None, name: str) -> tuple[str, Normalised | None]:
     """Our reading (hiragana and ー) from the official ruby, or from the name when there is no ruby."""
     source = ruby if ruby is not None else name
@@ -126,6 +131,7 @@ def read_versions(text: str) -> tuple[list[str], list[Normalised]]:
 
 
 def write_versions(versions: tuple[str, ...]) -> str:
+    """The official files list versions comma-separated; the import reads them back with any spacing."""
     return ", ".join(versions)
 
 
@@ -146,6 +152,7 @@ def read_formats(text: str) -> tuple[list[str], Normalised | None]:
 
 
 def write_formats(formats: tuple[str, ...]) -> str:
+    """The official comma form, always in format order, so a round trip gives the same text."""
     return ",".join(f for f in FORMAT_ORDER if f in formats)
 
 
@@ -166,6 +173,8 @@ def read_bullets(text: str, marks: str = "・") -> list[str]:
 
 
 def write_bullets(items: list[str], mark: str = "・") -> str:
+    """Back to the official bullet text: ``・`` lists as act.yaml writes them, other marks with a space as frame.yaml
+    does."""
     return "\n".join(f"{mark}{item}" if mark == "・" else f"{mark} {item}" for item in items)
 
 
@@ -207,6 +216,8 @@ def to_official_key(text: str) -> str:
 # --- costs, notes, labels ------------------------------------------------------------------------
 
 def read_cost(text: str) -> list[str]:
+    """``actCost`` letters, one per payment; anything else is refused here, with the expected form, rather than
+    later as a vague schema error."""
     letters = [c for c in text if not c.isspace()]
     bad = [c for c in letters if c not in COST_LETTERS]
     if bad or not letters:
@@ -239,6 +250,8 @@ def read_labels(text: str) -> list[str | dict[str, str]]:
 
 
 def write_labels(labels: list[tuple[str, str | None]]) -> str:
+    """``charLabel``: a conditional label keeps its condition in full-width brackets, as the official files write
+    it."""
     return ", ".join(f"{name}（{condition}）" if condition else name for name, condition in labels)
 
 
@@ -264,4 +277,5 @@ def read_abilities(text: str) -> list[str | dict[str, str]]:
 
 
 def write_abilities(abilities: list[tuple[str, str]]) -> str:
+    """``charAbility``/``trumpAbility``: one ``・`` line per ability, a named one as ``【name】text``."""
     return "\n".join(f"・【{name}】{text}" if name else f"・{text}" for name, text in abilities)

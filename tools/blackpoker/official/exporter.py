@@ -17,7 +17,7 @@ from blackpoker.core.kinds import official_id
 from blackpoker.core.loader import load_rules
 from blackpoker.official import convert as cv
 from blackpoker.official.fields import ACTION_FIELDS, CHARACTER_FIELDS, FOG_FIELDS, FRAME_FIELDS, TRUMP_FIELDS
-from blackpoker.official.frames import write_access, write_deck, write_start
+from blackpoker.official.frame_entries import write_access, write_deck, write_start
 from blackpoker.official.markup import write_effect
 from blackpoker.official.reader import ACT, ACT_FRAME, FRAME, VERSION
 from blackpoker.official.splice import entries, splice
@@ -66,6 +66,7 @@ def _identity(entry: m.Action | m.Character | m.Fog | m.Trump, prefix: str) -> d
 
 
 def action(a: m.Action, rules: m.Rules) -> dict[str, Any]:
+    """One action in the official layout and field order; the optional fields only when the entry has them."""
     out: dict[str, Any] = {**_where(a, rules), **_identity(a, "act"), "actType": a.category,
                            "actTrigger": a.trigger.label, "actSpeed": a.speed.label, "actTime": a.timing.label}
     if a.key_unit:
@@ -88,6 +89,7 @@ def action(a: m.Action, rules: m.Rules) -> dict[str, Any]:
 
 
 def character(c: m.Character, rules: m.Rules) -> dict[str, Any]:
+    """One character in the official layout and field order."""
     out: dict[str, Any] = {**_where(c, rules), **_identity(c, "char"), "charType": c.category,
                            "charKey": cv.to_official_key(c.key_card)}
     if c.size:
@@ -102,6 +104,7 @@ def character(c: m.Character, rules: m.Rules) -> dict[str, Any]:
 
 
 def fog(f: m.Fog, rules: m.Rules) -> dict[str, Any]:
+    """One fog in the official layout and field order."""
     out: dict[str, Any] = {**_where(f, rules), **_identity(f, "fog"), "fogType": f.category,
                            "fogKey": cv.to_official_key(f.key_card)}
     if f.target:
@@ -111,6 +114,7 @@ def fog(f: m.Fog, rules: m.Rules) -> dict[str, Any]:
 
 
 def trump(t: m.Trump, rules: m.Rules) -> dict[str, Any]:
+    """One trump in the official layout and field order (its picture by file name)."""
     out: dict[str, Any] = {**_where(t, rules), **_identity(t, "trump"), "trumpType": t.category,
                            "trumpKey": cv.to_official_key(t.key_card), "trumpAbility": t.ability}
     if t.grants_label:
@@ -127,6 +131,8 @@ def picture_name(picture: m.Picture) -> str:
 
 
 def frame(f: m.Frame, rules: m.Rules) -> dict[str, Any]:
+    """One frame.yaml entry; the ruby is written only where it is not what the name reads as, as the import derives
+    it again."""
     out: dict[str, Any] = {"name": f.name}
     if f.reading and cv.default_reading(f.name) != f.reading:
         out["ruby"] = f.reading
@@ -160,9 +166,9 @@ def export_official(rules: m.Rules, source: Path | None = None) -> dict[str, str
     import keeps beside the definitions, ``official-source/``), each file the import read is written as it was,
     with only the values that changed since edited in place (see splice.py)."""
     data = official_data(rules)
-    out: dict[str, str | bytes] = {name: _text(name, value) for name, value in data.items()}
+    out: dict[str, str | bytes] = {}
     if source is not None and (source / SNAPSHOT).is_dir():
-        old = official_data(load_rules(source / SNAPSHOT))
+        old = official_data(load_rules(source / SNAPSHOT, checks=False))  # checked when it was imported
         old_all = {ident: entry for value in old.values() for _g, ident, entry in entries(value)}
         new_all = {ident: entry for value in data.values() for _g, ident, entry in entries(value)}
         for name in (ACT, ACT_FRAME, FRAME, VERSION):
@@ -171,9 +177,10 @@ def export_official(rules: m.Rules, source: Path | None = None) -> dict[str, str
                 continue
             original = path.read_bytes().decode("utf-8")
             if name == VERSION:
-                out[name] = original if old[name] == data[name] else out[name]
+                out[name] = original if old[name] == data[name] else _text(name, data[name])
             else:
                 out[name] = splice(original, old[name], data[name], FIELD_ORDER, old_all, new_all)
+    out.update({name: _text(name, value) for name, value in data.items() if name not in out})
     for picture in [t.image for t in rules.trumps] + [f.image for f in rules.frames]:
         if picture is not None:
             out[picture.path] = picture.data

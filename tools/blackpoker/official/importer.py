@@ -1,8 +1,8 @@
 """Convert the official data files into our definitions (the YAML data of each definitions file).
 
-The steps, each in its module: the headers and the edition (here), frames (frames.py), the entries of act.yaml
+The steps, each in its module: the headers and the edition (here), frames (frame_entries.py), the entries of act.yaml
 and act-frame.yaml (entries.py), what the files leave implicit (derive.py) and the definitions files
-(assemble.py); the field tables are in fields.py, the base definitions behind base.py. A value that cannot be
+(assemble.py); the field tables are in fields.py, the base definitions behind base_definitions.py. A value that cannot be
 mapped is a located error at the official file's line and column, and the entry that holds it is left out
 (``--keep-going`` writes the rest); what the official format allows but our definitions cannot say the same way
 is a located warning, and changes that keep the meaning are located notes.
@@ -15,13 +15,14 @@ from pathlib import Path
 
 from blackpoker.core.errors import PathPart
 from blackpoker.core.loader import FILES
+from blackpoker.official import convert as cv
 from blackpoker.official import entries as en
 from blackpoker.official.assemble import assemble
-from blackpoker.official.base import Base
+from blackpoker.official.base_definitions import Base
 from blackpoker.official.context import Context, ImportResult
 from blackpoker.official.derive import derive
 from blackpoker.official.fields import HEADER_KEYS, TOP_KEYS
-from blackpoker.official.frames import read_frames
+from blackpoker.official.frame_entries import read_frames
 from blackpoker.official.reader import ACT, ACT_FRAME, FRAME, VERSION, OfficialFiles
 from blackpoker.official.yamltext import dump
 
@@ -43,6 +44,8 @@ def import_official(official: OfficialFiles, base: Path) -> ImportResult:
 
 
 def header(ctx: Context, name: str) -> dict[str, str] | None:
+    """A file's header (``version.json``, or the ``data:`` of a YAML file): where the edition's version and date
+    come from."""
     src = ctx.official.sources.get(name)
     if src is None:
         return None
@@ -79,7 +82,11 @@ def edition(ctx: Context) -> None:
     ver, last = found["ver"], found["lastupdate"]
     number = re.search(r"([0-9]+)\.([0-9]+)", ver) or re.search(r"第([0-9]+)版", ver)
     if number is None:
-        ctx.error(src, where + ("ver",), f"'{ver}' names no edition number; expected e.g. 第9.0版")
+        ctx.error(src, where + ("ver",), f"{cv.excerpt(ver)} names no edition number; expected e.g. 第9.0版")
+        return
+    if any(len(part) > 6 for part in number.groups() if part):  # an edition, not a 5,000-digit number
+        ctx.error(src, where + ("ver",), f"{cv.excerpt(ver)} has an edition number of "
+                  f"{max(len(part) for part in number.groups() if part):,} digits; expected e.g. 第9.0版")
         return
     version = f"v{number[1]}.{number[2] if number.lastindex == 2 else 0}"
     printed = re.search(r"第[0-9.]+版", ver)

@@ -9,7 +9,8 @@ heads the longest chain of work. Everything is written in a scratch folder besid
 (``.<out>.build-…``); only when every step succeeded does its staging site replace the output folder, so a
 failed build leaves the previous site exactly as it was.
 
-Two caches make rebuilds cheap (both under ``<out>/../.cache``, keyed by content):
+Two caches make rebuilds cheap (both under ``<out>/../.blackpoker-cache``, keyed by content; a folder of the
+toolkit's own name, never ``.cache``, which other programs share when the output is in a home folder):
 * ``steps``: a step whose inputs did not change is copied, not run;
 * ``parts``: rendered PDF pages and chapters (see pdfparts), so an edit re-renders only what shows it.
 Beside them, ``work/`` keeps one Sphinx environment per output folder. One build at a time writes an
@@ -19,6 +20,7 @@ output folder; builds of different folders run side by side (locks.py).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.core.errors import DefinitionErrors
-from blackpoker.core.loader import definition_files, load_rules
+from blackpoker.core.loader import IMAGES, MAX_PICTURE_BYTES, definition_files, load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.infra.cache import StepCache, fingerprint
@@ -38,7 +40,8 @@ from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.pipeline.code import code_closure
 from blackpoker.render.actionlist.help import HELP_SOURCES
 from blackpoker.render.actionlist.switcher import ONE_EDITION, ListSite
-from blackpoker.sim.gaps import coverage_problems, coverage_warnings
+from blackpoker.sim.gaps import coverage_problems
+from blackpoker.sim.playable import unplayable
 
 if TYPE_CHECKING:
     from blackpoker.infra.jobs import Scheduler
@@ -46,6 +49,7 @@ if TYPE_CHECKING:
 
 
 MARKER = ".blackpoker-site"  # written into every site the build publishes: only such a folder is ever replaced
+CACHE = ".blackpoker-cache"  # beside the output folder: the build's cache (steps, parts, Sphinx environments)
 MARKER_TEXT = "This folder is written by `blackpoker build`; the next build replaces it whole.\n"
 
 
@@ -66,6 +70,9 @@ def check_output(out: Path, definitions: Path) -> None:
         if folder == out or folder.is_relative_to(out):
             raise OutputRefused(f"{out}: the output folder is or contains {name}; the build replaces its output "
                                 "folder whole: choose a new folder, e.g. build/site")
+    if out.is_relative_to(protected["the definitions"]):
+        raise OutputRefused(f"{out}: the output folder is inside the definitions; the site would become part of "
+                            "its own input: choose a folder outside them, e.g. build/site")
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not _made_by_a_build(out))):
         raise OutputRefused(f"{out}: not a site made by blackpoker build (no {MARKER} in it) and not empty; "
                             "the build replaces its output folder whole: choose a new or empty folder")
@@ -245,17 +252,23 @@ def kept_state_key(step: Step) -> str:
 
 
 def build_inputs(definitions: Path) -> list[Path]:
-    """Every file or folder a build reads: what the preview watches (the union of the steps' keys, and the
-    other editions' definitions)."""
+    """Every file or folder a build reads: what the preview watches (the union of the steps' keys, the other
+    editions' definitions and what the 版の違い pages are made of). The pictures folder is watched whole, even
+    before it exists, so a picture added later is seen."""
     from blackpoker.pipeline.editions import other_editions
+    pictures = (definitions / IMAGES).resolve()
     editions = [path for folder in other_editions(definitions) for path in _definition_files(folder)]
     changes = code_closure(CHANGES_CODE) + existing_inputs(CHANGES_INPUTS)
-    return sorted({*_definition_files(definitions), *editions, *changes,
+    return sorted({*(p for p in _definition_files(definitions) if not p.is_relative_to(pictures)), pictures,
+                   *editions, *changes,
                    *(path for step in STEPS for path in _roots(step))})
 
 
 def _definition_files(definitions: Path) -> list[Path]:
-    return [path.resolve() for path in definition_files(definitions) if path.exists()]
+    """The definitions and the pictures a build could use: a picture over the size limit is refused wherever it
+    is named, so its bytes never reach an output and are not read (an unused 1 GB file beside the pictures)."""
+    return [path.resolve() for path in definition_files(definitions)
+            if path.exists() and (path.suffix == ".yaml" or path.stat().st_size <= MAX_PICTURE_BYTES)]
 
 
 def _run_step(step_name: str, definitions: str, step_dir: str) -> StepResult:
@@ -304,6 +317,24 @@ class BuildReport:
         return sum(1 for _ in self.out.rglob("*") if _.is_file() and _.name != MARKER)
 
 
+def _not_simulated(rules: Rules) -> str:
+    """What the build publishes but the simulator does not play, counted by kind (an edition with simulated:
+    false), e.g. "; not simulated: 46 actions without an effect, 10 triggers …"."""
+    gaps = unplayable(rules) if not rules.edition.simulated else {}
+    if not gaps:
+        return ""
+    names = {"no effect": ("action", " without an effect"), "trigger": ("trigger", ""),
+             "activation condition": ("activation condition", ""), "target": ("target", ""),
+             "label condition": ("label condition", ""),
+             "summoning": ("summoning action", " without a character"), "frame setup": ("frame setup", ""), "zone": ("zone", "")}
+
+    def counted(kind: str, n: int) -> str:
+        noun, rest = names.get(kind, (kind, ""))
+        return f"{n} {noun}{'s' if n != 1 else ''}{rest}"
+    counts = ", ".join(counted(kind, len(set(ids))) for kind, ids in gaps.items())
+    return f"; not simulated: {counts} (simulated: false; `blackpoker check` lists them)"
+
+
 def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
           jobs: int | None = None, cache_dir: Path | None = None,
           editions: Sequence[Path] | None = None) -> BuildReport:
@@ -322,9 +353,8 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     # fail fast, before any file is touched; the build plays the scenarios, so the simulator must cover the rules
     rules = load_rules(definitions, extra_checks=(coverage_problems,))
     _check_rulebook_refs(rules)
-    gaps = len(coverage_warnings(rules))
     progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions"
-             + (f"; {gaps} not simulated (simulated: false; `blackpoker check` lists them)" if gaps else ""))
+             + _not_simulated(rules))
     others = [Edition(folder, load_rules(folder, extra_checks=(coverage_problems,)))
               for folder in (other_editions(definitions) if editions is None else editions)]
     plan = plan_editions(Edition(definitions, rules), others)
@@ -337,7 +367,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     out = out.resolve()
     check_output(out, definitions)
     out.parent.mkdir(parents=True, exist_ok=True)
-    cache_root = cache_dir or out.parent / ".cache"
+    cache_root = cache_dir or out.parent / CACHE
     with output_lock(out, progress):
         check_output(out, definitions)  # again: the build we waited for may have changed the folder
         lease = CacheLease(cache_root)
@@ -401,7 +431,7 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
             site = job.site
             key = job.key(step_key(step, job.definitions, job.rules))
             t0 = time.perf_counter()
-            restored = cache.restore(job.cache_name, key, staging / site.root)
+            restored = cache.restore(job.cache_name, key, staging / site.root, warn=progress)
             if restored is None:
                 pending.append((step, key, job))
                 continue
@@ -475,11 +505,25 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
     return report
 
 
+_SCRATCH = re.compile(r"build-[a-z0-9_]{8}")  # tempfile.mkdtemp's random part: 8 of these characters
+
+
+def _leftover(name: str, out: Path) -> bool:
+    """Whether ``name`` (a name beside ``out``) is a scratch folder of a build of ``out``: compared as text,
+    never as a pattern, so an output named ``*`` or ``[a]`` matches no one else's files."""
+    base = f".{out.name}."
+    if not name.startswith(base):
+        return False
+    rest = name[len(base):]
+    return (rest in ("staging", "old") or _SCRATCH.fullmatch(rest) is not None
+            or (rest.startswith("step-") and rest[len("step-"):] in {step.name for step in STEPS}))
+
+
 def _remove_leftovers(out: Path) -> None:
-    """Scratch folders that an earlier build could not remove (killed, or read-only content): best effort, as
-    every build works in a folder of its own."""
-    for pattern in (f".{out.name}.build-*", f".{out.name}.staging", f".{out.name}.old", f".{out.name}.step-*"):
-        for leftover in out.parent.glob(pattern):
+    """Scratch folders that an earlier build of ``out`` could not remove (killed, or read-only content): best
+    effort, as every build works in a folder of its own. Only folders, only of this output."""
+    for leftover in sorted(out.parent.iterdir()):
+        if _leftover(leftover.name, out) and leftover.is_dir() and not leftover.is_symlink():
             try:
                 remove_tree(leftover)
             except OSError:

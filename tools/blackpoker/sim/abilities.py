@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Final
 
 from blackpoker.core.cards import Card
-from blackpoker.core.model import Rules, Trump
+from blackpoker.core.model import Action, Rules, Trump
 from blackpoker.core.typography import typography_key
 from blackpoker.sim import lookup
 from blackpoker.sim.state import Character, GameState, Modifier
@@ -25,8 +25,11 @@ LABEL_CONDITIONS: Final = {
 
 
 def label_condition(text: str) -> Callable[[Character], bool] | None:
-    """The code of a label condition text; None for one the simulator does not know."""
+    """The code of a label condition, read whatever its typography (the official files write 「キーカードにAが含まれ
+    る場合のみ」: core.typography.typography_key); None for one the simulator does not know: the label is then not
+    held, and ``blackpoker check`` lists the condition as not simulated."""
     return LABEL_CONDITIONS.get(typography_key(text))
+
 
 # 4.3.3: the fog abilities, as (scope, sign). アップ/ダウン act on their target ("対象とした兵士" → this),
 # フォース on "自分の兵士全て" (your).
@@ -67,23 +70,15 @@ def size(state: GameState, ch: Character, mods: list[Modifier] | None = None) ->
     return total
 
 
-_KNOWN_CONDITIONS: Final[dict[str, Callable[[Character], bool]]] = {}
-
-
-def _condition(text: str) -> Callable[[Character], bool]:
-    found = _KNOWN_CONDITIONS.get(text)
-    if found is None:
-        code = label_condition(text)
-        assert code is not None, f"label condition {text!r} is not simulated (blackpoker check reports it)"
-        found = _KNOWN_CONDITIONS[text] = code
-    return found
-
-
 def labels(rules: Rules, ch: Character) -> frozenset[str]:
     """The labels of a character (2.8.1), read from the character list; conditional ones checked here."""
     out = set()
     for label in lookup.character(rules, ch.type_id).labels:
-        if label.condition is None or _condition(label.condition)(ch):
+        if label.condition is None:
+            out.add(label.name)
+            continue
+        holds = label_condition(label.condition)
+        if holds is not None and holds(ch):
             out.add(label.name)
     return frozenset(out)
 
@@ -147,12 +142,21 @@ def can_attack(state: GameState, ch: Character, mods: list[Modifier] | None = No
     return allowed
 
 
-def waives_discard(rules: Rules, state: GameState, player: int, action_id: str) -> bool:
-    """魔術士 魔力増加 (v8.1): while it is on the field, a 速攻魔法's cost D is none. Read from its
-    controller's point of view (6.2.1: effects are read as the controller's), so it helps its own player."""
-    if lookup.action(rules, action_id).category != "速攻魔法":
-        return False
+def discard_waivable(action: Action) -> bool:
+    """Whether 魔術士's 魔力増加 applies to the action: a 速攻魔法 (its cost D is none while the 魔術士 is out)."""
+    return action.category == "速攻魔法"
+
+
+def magician_waives_discard(state: GameState, player: int) -> bool:
+    """Whether ``player`` has a 魔術士 soldier on the field: its 魔力増加 (v8.1) waives the cost D of their 速攻魔法.
+    Read from its controller's point of view (6.2.1: effects are read as the controller's), so it helps its own
+    player."""
     return any(ch.type_id == "magician" and ch.kind == "soldier" for ch in state.players[player].field)
+
+
+def waives_discard(rules: Rules, state: GameState, player: int, action_id: str) -> bool:
+    """魔術士 魔力増加: the cost D of this request of ``player`` is none."""
+    return discard_waivable(lookup.action(rules, action_id)) and magician_waives_discard(state, player)
 
 
 def soldier_type(card_rank: int) -> str:

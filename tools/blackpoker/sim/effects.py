@@ -61,17 +61,21 @@ class Ctx:
             self.keys_left.remove(c)
 
     def target(self) -> Target:
+        """The request's first target: every effect of v8.1 takes at most one."""
         return self.request.targets[0]
 
     def target_char(self) -> Character:
+        """The targeted character; the engine checked before resolving that it is still there (2.10.4)."""
         ch = self.state.find(self.target().ref)
         assert ch is not None
         return ch
 
     def key_of_suit(self, suit: str) -> Card:
+        """The key card of a suit, for effects that act on the key's suit (same-suit targets)."""
         return next(c for c in self.request.keys if c.suit == suit)
 
     def log(self, line: str) -> None:
+        """A play-by-play line, indented under the resolution it belongs to."""
         self.state.log("　" + line)
 
 
@@ -80,6 +84,7 @@ EFFECTS: Final[dict[str, Effect]] = {}
 
 
 def effect(action_id: str) -> Callable[[Effect], Effect]:
+    """Register the effect of an action by its id: ``check`` reports every action of the definitions that has none."""
     def register(fn: Effect) -> Effect:
         if action_id in EFFECTS:
             raise ValueError(f"two effects for action '{action_id}'")
@@ -149,6 +154,8 @@ def _draw(ctx: Ctx) -> None:
 
 
 def eligible_attackers(state: GameState, player: int) -> list[Character]:
+    """The soldiers that may be declared attackers: charged, with <アタッカー>, allowed by modifiers, and not summoned
+    this turn unless they have <速攻>."""
     out = []
     mods = modifiers(state)
     for ch in state.players[player].field:

@@ -56,11 +56,13 @@ def current_player(state: GameState) -> int | None:
 
 
 def is_terminal(state: GameState) -> bool:
+    """Whether someone has won: the game loops and replays stop here (there are no draws)."""
     return state.winner is not None
 
 
 def legal_decisions(state: GameState) -> list[Decision]:
-    """Every decision the player to act may take: an effect's options, or passing and every legal request."""
+    """:func:`legal_options` as a list: every decision the player to act may take (an effect's options, or passing
+    and every legal request), all made."""
     options = legal_options(state)
     return options.all() if isinstance(options, Options) else list(options)
 
@@ -92,6 +94,7 @@ class Options(Sequence[Decision]):
         return iter(self.all())
 
     def all(self) -> list[Decision]:
+        """Every decision made out, in order: what :func:`legal_decisions` returns, for callers that want a list."""
         out: list[Decision] = [PASS]
         for group in self._groups:
             out += group.requests()
@@ -122,8 +125,6 @@ class Options(Sequence[Decision]):
 
 PASS: Final = Pass()  # decisions are immutable values: one Pass serves every list
 
-
-legal_requests = legal_decisions
 
 
 # --- applying decisions ------------------------------------------------------------------------------
@@ -236,6 +237,7 @@ def _request_detail(s: GameState, req: Request) -> str:
 
 
 def target_text(s: GameState, kind: str, ref: int) -> str:
+    """A target as the Japanese play-by-play names it."""
     if kind == "player":
         return player_name(ref)
     if kind == "request":

@@ -16,12 +16,12 @@ from blackpoker.sim.abilities import label_condition
 from blackpoker.sim.effects import EFFECTS, TRIGGERED
 from blackpoker.sim.frames import SETUPS
 from blackpoker.sim.observe import VIEWS
-from blackpoker.sim.requests import activation_known
+from blackpoker.sim.requests import SUMMONING, activation_known
 from blackpoker.sim.wording import unknown_wordings
 
 
 @dataclass(frozen=True)
-class Gap:
+class Gap:  # not core.frozen.Frozen: that base is compiled, and an interpreted class cannot extend a compiled one
     """Something in the definitions the simulator does not cover, or code with no definition; ``origin`` is
     where ``blackpoker check`` points, ``message`` what it says, ``text`` what the verification report says
     (Japanese, for maintainers; empty for simulator code with no definition, which the report only counts)."""
@@ -51,6 +51,12 @@ def coverage_gaps(rules: Rules) -> list[Gap]:
         if a.trigger.value == "triggered" and a.id not in TRIGGERED:
             gaps.append(Gap(a.origin, f"triggered action '{a.id}' has no trigger detection",
                             f"アクション「{a.name}」: 誘発の検出をシミュレーターが扱いません"))
+        if a.target is not None and a.target_spec is None:
+            gaps.append(Gap(a.origin.sub("target"), f"action '{a.id}': target '{a.target}' is not simulated",
+                            f"アクション「{a.name}」: 対象「{a.target}」をシミュレーターが扱いません"))
+        if a.id in SUMMONING and not any(a.id in c.summoned_by for c in rules.characters):
+            gaps.append(Gap(a.origin, f"action '{a.id}': summons no character of the list (no summoned_by names it)",
+                            f"アクション「{a.name}」: 出すキャラクターをキャラクターリストから読めません"))
         if a.activation_condition and not activation_known(a.activation_condition):
             gaps.append(Gap(a.origin.sub("activation_condition"),
                             f"action '{a.id}': activation condition '{a.activation_condition}' is not simulated",

@@ -92,6 +92,8 @@ class ISMCTSPolicy:
         self.rollout_policy = GreedyPolicy(seed)
 
     def decide(self, observation: Observation, legal: Sequence[Decision]) -> Decision:
+        """Search from the information set the viewer is in: each simulation draws hidden cards consistent with what
+        it saw, so the search never uses the opponent's hand."""
         if observation.turn != self.turn:
             self.turn, self.free = observation.turn, set()
         idle = not observation.stage and observation.chance == observation.turn_player == observation.viewer

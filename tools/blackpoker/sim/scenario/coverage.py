@@ -36,7 +36,7 @@ class Unverified:
 def unverified(rules: Rules, path: Path, display_name: str | None = None) -> Unverified | None:
     """Why the scenario at ``path`` cannot be verified with ``rules``; None when it can (for a simulated edition,
     whenever it is written for it), or when the file is malformed (loading it reports that, located)."""
-    src, problems = parse_yaml(path, display_name or str(path))
+    src, problems = parse_yaml(path, display_name or str(path), folder=path.parent)
     if src is None or problems or not isinstance(src.data, dict):
         return None
     data: dict[str, Any] = src.data
