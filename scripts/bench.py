@@ -7,6 +7,7 @@ flavour text of 100 KB and 300 KB, with and without break opportunities (the tim
 Editions: cold builds of 第8.1版 alone and with editions/v8.2 beside it (the second at most 30% longer), an edit
 in 第8.1版 (every step of 第8.2版 reused), and the import, export and diff of the shared official files
 (../shared/official, each under 2 s; skipped when absent).
+Then the simulator (scripts/bench_sim.py) and the play page (scripts/bench_play.py).
 Run it with `make bench`. It builds into a temporary folder and never touches build/.
 """
 
@@ -70,6 +71,9 @@ def main() -> None:
     if sim_bench.exists():
         print()
         subprocess.run([sys.executable, str(sim_bench)], cwd=ROOT, check=True)
+    print()  # the play page: load size and times, the computer's decisions, the play step's share of the cold build
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_play.py"), "--cold-build", f"{figures['cold build']:.2f}"],
+                   cwd=ROOT, check=True)
 
 
 def editions() -> None:
