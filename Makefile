@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup system native build check export test lint bench serve clean lock
+.PHONY: all setup system native build check export test test-fast lint bench serve clean lock
 
 all: setup build
 
@@ -49,8 +49,16 @@ check: setup
 export: setup
 	$(BIN)/blackpoker export -o build/blackpoker-rules.json
 
+# The whole suite, on every core (pytest-xdist; tests/conftest.py groups the tests that share a build on one worker),
+# the slowest tests listed at the end.
+TEST_FLAGS := -n auto --dist loadgroup --no-loadscope-reorder --durations=25
 test: setup lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(TEST_FLAGS)
+
+# The fast loop while working: no full build, no browser, no long run (the marks in pyproject.toml). It needs only
+# the installed venv: a stale compiled simulator is not rebuilt first (its Python sources run instead).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n auto -m "not build and not browser and not slow" --durations=15
 
 # The code's own checks, before the tests: style and errors (ruff), types (mypy --strict), layers (import-linter).
 lint: setup

@@ -1,4 +1,5 @@
-"""Fixtures shared by the test files: one rulebook build per test run, for every test that only reads it."""
+"""Fixtures shared by the test files: one rulebook build per test run, for every test that only reads it; and the
+marks that keep the fast loop fast (`make test-fast`: no `build`, no `browser`, no `slow`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,52 @@ from blackpoker.pipeline.rulebook import build_rulebook
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# Fixtures that are a full build (or a copy of one): a test that uses one, directly or through another fixture, is
+# marked `build` here, so the mark cannot be forgotten. A test that builds in its body carries the mark itself.
+BUILD_FIXTURES = frozenset({"built_rulebook", "built", "long_built"})
+
+
+# Module-scoped fixtures too cheap to matter when two workers both make them (the loader caches the rules).
+CHEAP_FIXTURES = frozenset({"rules"})
+
+
+def _group(item: pytest.Item) -> str | None:
+    """The pytest-xdist group of a test: the tests that read the one rulebook build share a worker, so it is built
+    once; so do the tests of a module's build fixture, and the other tests of a module that share a module fixture
+    (rendered pages, a browser); the rest go wherever a worker is free."""
+    names = set(getattr(item, "fixturenames", ()))
+    if "built_rulebook" in names:
+        return "rulebook"
+    built = sorted(names & BUILD_FIXTURES)
+    if built:
+        return f"{item.path.name}::{'+'.join(built)}"
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs if info is not None else {}
+    if any(n in defs and defs[n][-1].scope in ("module", "package") for n in names - CHEAP_FIXTURES):
+        return item.path.name
+    return None
+
+
+def _weight(item: pytest.Item) -> int:
+    """Run order under pytest-xdist: the long groups first (the rulebook's, then other builds), so no worker is
+    left alone with a long one at the end."""
+    if _group(item) == "rulebook":
+        return 0
+    return 1 if item.get_closest_marker("build") else 2
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if BUILD_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.build)
+        group = _group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=_weight)  # stable: within a weight, the files' order
 
 
 @pytest.fixture(scope="session")

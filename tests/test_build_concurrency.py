@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.infra.locks import lock_path
 from blackpoker.pipeline.build import MARKER
@@ -20,6 +22,8 @@ from blackpoker.pipeline.build import MARKER
 OLD = "「防壁の次は兵士を出します。これが戦術の基本です。」"
 NEW = "「防壁の次は兵士を出します。これが戦術の基本だぜ。」"
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+pytestmark = [pytest.mark.build, pytest.mark.slow]
 
 
 def _modified(tmp_path: Path) -> Path:

@@ -33,6 +33,7 @@ def _text(pdf: Path) -> str:
     return re.sub(r"\s+", "", text)
 
 
+@pytest.mark.build
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
 def test_an_entry_edit_rerenders_only_what_shows_it_and_equals_a_cold_build(tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ def _wait_for(condition: Callable[[], bool], what: str) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.build
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc (Linux)")
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGKILL, -signal.SIGKILL), (signal.SIGTERM, 143),
                                               (signal.SIGINT, 130)])

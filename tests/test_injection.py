@@ -30,6 +30,7 @@ PAYLOAD = f"\"'><img src=x {MARK} onerror=\"window.bpInjected=1\">"
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.build,
     *MARKS,
     pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed"),
 ]

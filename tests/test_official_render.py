@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from blackpoker.core.loader import load_rules
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.rulebook import build_rulebook
@@ -19,6 +21,7 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+@pytest.mark.build
 def test_the_rulebook_shows_the_fields_an_import_brings(tmp_path: Path) -> None:
     defs = tmp_path / "defs"
     shutil.copytree(DEFINITIONS, defs)

@@ -18,7 +18,7 @@ from blackpoker.render.officialpaths import RULEBOOK_PDFS, moved_pages, same_pat
 from editions import edition
 from htmlcheck import ids_of, redirect_route
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.build]
 
 
 @pytest.fixture(scope="module")

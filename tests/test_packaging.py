@@ -80,6 +80,7 @@ def test_installed_versions_equal_the_lock() -> None:
     assert not drift, "the environment differs from requirements.lock (run `make setup`):\n" + "\n".join(drift)
 
 
+@pytest.mark.build
 @pytest.mark.slow
 def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
     """`python -m build` makes a wheel and an sdist; the wheel, installed into a fresh venv, starts a rules project

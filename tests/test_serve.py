@@ -10,6 +10,8 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.serve import Outcome, serve
 
@@ -105,6 +107,7 @@ def _wait(condition: Callable[[], bool], what: str, seconds: float = 300) -> Non
         time.sleep(0.1)
 
 
+@pytest.mark.build
 def test_the_preview_shows_a_failed_build_in_the_page_and_rebuilds_when_the_file_is_fixed(tmp_path: Path) -> None:
     """A file that made the build fail (here a YAML loop) is shown above the last good site; fixing it
     rebuilds: the watcher survives every failure, because each build runs in a child process (item 9)."""

@@ -41,6 +41,7 @@ def test_without_a_picture_each_trump_is_drawn(built_rulebook: tuple[Path, Path]
     assert "♠" not in cards[-1] and "裏切札" in cards[-1]  # the face-down trump: its back
 
 
+@pytest.mark.build
 def test_a_picture_is_read_with_the_ruleset_and_embedded_in_the_rulebook(tmp_path: Path) -> None:
     defs = _with_image(tmp_path, "images/slash.svg")
     rules = load_rules(defs)

@@ -143,6 +143,7 @@ def test_the_rulebook_names_entries_the_definitions_must_have() -> None:
     ]
 
 
+@pytest.mark.build
 @pytest.mark.slow
 def test_the_rulebook_of_another_version_marks_its_examples_not_verified(tmp_path: Path) -> None:
     from blackpoker.pipeline.rulebook import build_rulebook

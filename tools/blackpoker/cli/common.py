@@ -21,7 +21,7 @@ EXIT_INTERNAL = 70
 
 definitions_argument = click.argument(
     "directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=None)
-DEFAULT_HELP = "default: definitions/ in the current folder, else the repository's"
+DEFAULT_HELP = "default: definitions/ in the current folder, else the v8.1 definitions the toolkit carries"
 definitions_option = click.option(
     "--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
     help=f"The definitions folder: the rules to read ({DEFAULT_HELP}).")
@@ -35,10 +35,13 @@ def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
 
 def definitions_folder(directory: Path | None, option: str = "--definitions") -> Path:
     """The definitions folder every command reads: the one given, else ``definitions/`` in the current folder,
-    else the repository's. One error for all when it is not there (exit 2)."""
+    else the v8.1 definitions the toolkit carries. One error for all when it is not there (exit 2)."""
     if directory is None:
         local = Path("definitions")
         directory = local if local.is_dir() else DEFINITIONS
+        if directory is DEFINITIONS and not local.is_dir():  # said, never silent: the rules read are not here
+            click.echo(f"note: no definitions/ here: reading the definitions the toolkit carries ({DEFINITIONS}); "
+                       f"give others with {option} DIR", err=True)
     if not directory.is_dir():
         echo(f"{directory}: no such definitions folder; expected a folder of definitions (ruleset.yaml, "
                    f"actions.yaml …): give it with {option} DIR", err=True)

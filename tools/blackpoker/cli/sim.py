@@ -288,6 +288,7 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
     from blackpoker.sim.balance.study import regulation_ids, study_games
     from blackpoker.sim.frames import SetupError, check_regulation
     from blackpoker.sim.policies import parse_policy
+    definitions = definitions_folder(definitions)  # once: the workers load the same folder
     rules = _rules(definitions)
     pair = tuple(p.strip() for p in policies.split(","))
     try:
@@ -320,7 +321,7 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
             echo(f"error: {exc}", err=True)
             sys.exit(EXIT_FAILED)
     else:
-        summaries = run_local(str(definitions_folder(definitions).resolve()), specs, workers or default_workers())
+        summaries = run_local(str(definitions.resolve()), specs, workers or default_workers())
     meta = {"policies": list(pair), "games_per_regulation": games, "seed": seed,
             "regulations": list(regulations), "ruleset": rules.edition.version}
     try:

@@ -27,9 +27,9 @@ def assemble(ctx: Context, frames: list[Entry], actions: list[Entry], characters
                    "trumps": [t.data["id"] for t in trumps if fid in t.frames]}
         names = f.data.pop("action_names")
         listed = [a.data["name"] for a in actions if fid in a.frames]
-        if names and sorted(names) != sorted(listed):
-            ctx.error(f.src, f.path + ("actionList",), f"lists {', '.join(names)}, but the actions whose frame "
-                      f"names {f.data['name']} are {', '.join(listed) or 'none'}; expected the same actions")
+        if names and sorted(names) != sorted(listed):  # two files that disagree: the actions' bullets decide
+            ctx.warn(f.src, f.path + ("actionList",), f"lists {', '.join(names)}, but the actions whose frame "
+                     f"names {f.data['name']} are {', '.join(listed) or 'none'}: the frame's actions are those")
         for key, members_of_kind in members.items():
             if members_of_kind:
                 f.data[key] = members_of_kind

@@ -208,6 +208,9 @@ def action(ctx: Context, e: Entry) -> None:
     if aim:
         d["target"] = aim
     d["effect"] = ctx.mapped(e, "actEffect", read_effect, required=True)
+    spaced = [n for n, line in enumerate(str(e.raw["actEffect"]).strip().splitlines(), 1) if line != line.rstrip()]
+    if spaced:
+        ctx.note_once(e, "actEffect", f"spaces at the end of line {', '.join(map(str, spaced))} dropped")
     prose(ctx, e)
     versions(ctx, e)
 

@@ -473,11 +473,12 @@ def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], li
     return anchors, bookmarks
 
 
-def relative_links(pdf: bytes, base: str) -> bytes:
+def relative_links(pdf: bytes, base: str, site: str | None = None) -> bytes:
     """WeasyPrint writes links to the site's other files as absolute file:// URIs into the work folder.
 
-    Make them relative to the site root (where the book PDF is published), so they work beside the PDF
-    and the bytes do not depend on where the build ran.
+    Make them absolute under ``site`` (the published address), so they work in a downloaded PDF, or, with no
+    site, relative to the site root (where the book PDF is published); either way the bytes do not depend on
+    where the build ran.
     """
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import NameObject, TextStringObject
@@ -489,7 +490,7 @@ def relative_links(pdf: bytes, base: str) -> bytes:
             action = annot.get_object().get("/A")
             uri = action.get_object().get("/URI") if action is not None else None
             if isinstance(uri, str) and uri.startswith(base):
-                action.get_object()[NameObject("/URI")] = TextStringObject(uri[len(base):])
+                action.get_object()[NameObject("/URI")] = TextStringObject((site or "") + uri[len(base):])
                 changed = True
     if not changed:
         return pdf
