@@ -73,7 +73,7 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
     d.update(id=ours, name=ctx.text(e, f"{prefix}Name", required=True))
     if cv.camel(ours) != official:
         d["official_id"] = official
-    if _given(e.raw.get("ruby")):  # a blank ruby is no ruby, as for every text field
+    if ctx.text(e, "ruby") is not None:  # a blank ruby is no ruby, as for every text field
         reading, note = ctx.mapped(e, "ruby", lambda r: cv.read_reading(r, d["name"]))
         ctx.note(e.src, e.path + ("ruby",), note)
         d["reading"] = reading
@@ -93,16 +93,16 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
     ctx.note(e.src, e.path + (f"{prefix}Name",), note)
 
 
-def _given(value: object) -> bool:
-    """Whether a field holds something: not absent, not blank text (a list or a number is given: it is then
-    reported where it is read)."""
+def _present(e: Entry, key: str) -> bool:
+    value = e.raw.get(key)
     return value is not None and not (isinstance(value, str) and not value.strip())
 
 
 def availability(ctx: Context, e: Entry, *, frames_only: bool = False) -> None:
     """An entry is in formats or in frames, never both: the two lists are kept apart in the definitions."""
-    # present = not blank (format: " " or an empty frame: is absent, as ctx.text reads it; not a crash)
-    has_format, has_frame = _given(e.raw.get("format")), _given(e.raw.get("frame"))
+    # present = not blank, as ctx.text reads it (format: " " or an empty frame: is absent, not a crash); a value
+    # that is not text is reported where it is read, after the entry's unknown fields
+    has_format, has_frame = _present(e, "format"), _present(e, "frame")
     if has_format == has_frame or (frames_only and not has_frame):
         ctx.error(e.src, e.path, "expected frames (frame: ・…)" if frames_only else
                   "expected either format (lite,std,pro,mast) or frame (・パック …), not both")
