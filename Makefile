@@ -11,7 +11,8 @@ all: setup build
 setup: system $(STAMP) native
 
 # The simulator's hot modules compiled with mypyc (quick when the sources have not changed since the last build;
-# without it, or when stale, the simulator runs its Python sources: see tools/blackpoker/native.py).
+# without it, or when stale, the simulator runs its Python sources: see tools/blackpoker/native.py). Without a
+# working C compiler it warns once and goes on; BLACKPOKER_NATIVE=require (CI) makes that an error.
 native: $(STAMP)
 	@$(BIN)/python scripts/build_native.py
 
@@ -25,15 +26,19 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $@
 
-# Regenerate requirements.lock from pyproject.toml (runtime + test and cluster extras), keeping the pins it already has;
-# `make lock UPGRADE=1` moves every package to the newest version the ranges allow.
+# Regenerate the locks from pyproject.toml, keeping the pins they already have (`make lock UPGRADE=1` moves every
+# package to the newest version the ranges allow): requirements.lock for development (base, site, test and
+# cluster extras: what `make` installs) and requirements-runtime.lock for using the toolkit (base and site only),
+# resolved within the development lock so that both pin the same versions.
 LOCK_TOOLS := build/.lock-tools
+PIP_COMPILE = CUSTOM_COMPILE_COMMAND='make lock' $(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes \
+	--strip-extras --no-emit-index-url --no-emit-find-links
 lock:
 	@test -x $(LOCK_TOOLS)/bin/pip-compile || { $(PYTHON) -m venv $(LOCK_TOOLS) && \
 		$(LOCK_TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check 'pip-tools>=7.4,<8'; }
-	CUSTOM_COMPILE_COMMAND='make lock' $(LOCK_TOOLS)/bin/pip-compile --quiet --extra test --extra cluster --generate-hashes \
-		--strip-extras --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
+	$(PIP_COMPILE) --extra site --extra test --extra cluster $(if $(UPGRADE),--upgrade) \
 		--output-file requirements.lock pyproject.toml
+	$(PIP_COMPILE) --extra site --constraint requirements.lock --output-file requirements-runtime.lock pyproject.toml
 
 build: setup
 	$(BIN)/blackpoker build

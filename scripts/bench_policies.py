@@ -13,8 +13,8 @@ import argparse
 import time
 
 from blackpoker.core.paths import DEFINITIONS
+from blackpoker.infra.jobs import default_workers
 from blackpoker.pipeline.balance import run_local
-from blackpoker.pipeline.jobs import default_workers
 from blackpoker.sim.balance.stats import wilson
 from blackpoker.sim.balance.study import regulation_ids, study_games
 

@@ -6,17 +6,24 @@ are current. Otherwise the old extensions and the manifest are removed first, th
 written last, so an interrupted or failed build leaves the simulator running its Python sources, never a
 stale or partial extension. ``--check`` only prints the state.
 
+Compiling is a speed-up, not a requirement: without a working C compiler and the Python headers (probed first,
+with a one-line C file, so their absence costs no mypyc run) or when the compilation fails, it prints one warning
+(the compiler's output goes to ``build/native.log``) and exits 0, and the simulator runs its Python sources.
+``BLACKPOKER_NATIVE=require`` (set by CI, which must prove that the simulator compiles) makes that an error, exit 1.
+
 Usage: .venv/bin/python scripts/build_native.py [--check]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +33,57 @@ sys.path.insert(0, str(TOOLS))
 
 from blackpoker import native  # noqa: E402
 
+LOG = ROOT / "build" / "native.log"
+REQUIRE_VARIABLE = "BLACKPOKER_NATIVE"  # "require": a simulator that cannot be compiled is an error
+
+
+class CompileFailed(Exception):
+    """The C compiler is missing or failed (its output is in :data:`LOG`)."""
+
+
+@contextlib.contextmanager
+def output_to_log() -> Iterator[None]:
+    """Send this process's and its children's (the compiler's) output to :data:`LOG`: a failed compilation is
+    one warning line, not pages of compiler errors."""
+    LOG.parent.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with LOG.open("w", encoding="utf-8") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
+def probe_compiler() -> None:
+    """Compile a one-line C file that includes ``Python.h`` with the compiler the build would use (``CC``, else
+    the one Python was built with, as setuptools chooses), so a missing compiler or missing headers is found in a
+    moment."""
+    import shlex
+    import subprocess
+    import sysconfig
+
+    command = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    with tempfile.TemporaryDirectory(prefix="blackpoker-probe-") as tmp:
+        source = Path(tmp) / "probe.c"
+        source.write_text("#include <Python.h>\nint blackpoker_probe(void) { return 0; }\n", encoding="utf-8")
+        try:
+            done = subprocess.run([*command, "-c", str(source), "-o", str(Path(tmp) / "probe.o"),
+                                   f"-I{sysconfig.get_paths()['include']}"], check=False)
+        except OSError as error:
+            raise CompileFailed(f"no C compiler ({command[0]}: {error.strerror})") from None
+        if done.returncode:
+            raise CompileFailed(f"the C compiler or the Python headers are missing ({command[0]} failed on a "
+                                "file that includes Python.h)")
+
 
 def built_files() -> list[Path]:
     """Every extension a build of the group leaves in the source tree."""
@@ -33,6 +91,20 @@ def built_files() -> list[Path]:
 
 
 def build() -> None:
+    """Compile the group (output to :data:`LOG`); CompileFailed when the compiler fails, leaving no extension."""
+    with output_to_log():
+        try:
+            probe_compiler()
+            compile_group()
+        except CompileFailed:
+            raise
+        except (Exception, SystemExit) as error:  # setuptools reports a failed compiler as SystemExit("error: …")
+            for partial in built_files():
+                partial.unlink()
+            raise CompileFailed(f"the compilation failed ({str(error).strip() or type(error).__name__})") from None
+
+
+def compile_group() -> None:
     from mypyc.build import mypycify  # the locked mypy's compiler
     from setuptools import setup
 
@@ -70,7 +142,15 @@ def main() -> None:
         return
     start = time.perf_counter()
     print(f"simulator: compiling {len(native.COMPILED)} modules with mypyc ({state.split(': ', 1)[1]})", flush=True)
-    build()
+    try:
+        build()
+    except CompileFailed as error:
+        required = os.environ.get(REQUIRE_VARIABLE) == "require"
+        print(f"{'error' if required else 'warning'}: simulator not compiled: {error}; see "
+              f"{LOG.relative_to(ROOT)}. " + (f"{REQUIRE_VARIABLE}=require asks for it." if required else
+                                              "It runs from its Python sources (about 3x slower); "
+                                              f"{REQUIRE_VARIABLE}=require makes this an error."), file=sys.stderr)
+        raise SystemExit(1 if required else 0) from None
     print(f"simulator: {native.status()} in {time.perf_counter() - start:.0f} s")
 
 

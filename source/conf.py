@@ -30,7 +30,7 @@ html_theme = "furo"
 html_static_path = ["_static"]
 html_css_files = ["bp.css"]
 # on the search page, passages without the names' readings (guarded: a no-op on the other pages)
-html_js_files = [("bp-search.js", {"defer": "defer"})]
+html_js_files = [("bp-search.js", {"defer": "defer"}), ("bp-figures.js", {"defer": "defer"})]
 html_search_language = "ja"
 # TinySegmenter, as by default, with each text's words remembered between builds (sphinxext/search.py)
 html_search_options = {"type": "blackpoker.sphinxext.search.RememberingSplitter"}

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import settings
 
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.render.rulebook import build_rulebook
+from blackpoker.pipeline.rulebook import build_rulebook
 
 # The property and fuzz tests have fixed budgets (max_examples); in CI they also draw the same examples on every
 # run, so a red CI is a change of the code, not of luck. Locally each run explores new inputs.

@@ -14,7 +14,7 @@ from blackpoker import load_rules
 from blackpoker.core.model import Rules, TextList
 from blackpoker.core.typography import for_readers
 from blackpoker.render.actionlist.html import build_html, render_pages
-from blackpoker.render.actionlist.text import InlineMarkup
+from blackpoker.render.actionlist.inline import InlineMarkup
 from blackpoker.render.actionlist.view import all_page, format_page, list_pages
 
 

@@ -220,7 +220,7 @@ class _Counting:
         self.rendered: list[str] = []
 
     def submit(self, fn: Callable[..., Any], *args: Any, priority: float = 0, then: float | None = None) -> Future[Any]:
-        from blackpoker.pipeline.jobs import Inline
+        from blackpoker.infra.jobs import Inline
         if fn.__name__ == "_render":
             self.rendered.append(args[-1])
         return Inline().submit(fn, *args)

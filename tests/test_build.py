@@ -14,9 +14,9 @@ import pytest
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.paths import DEFINITIONS, ROOT
+from blackpoker.infra.fsutil import remove_tree
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import MARKER, BuildError, OutputRefused, Step, build
-from blackpoker.pipeline.fsutil import remove_tree
 
 
 def _names(definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -250,7 +250,7 @@ def test_a_folder_that_cannot_be_removed_is_reported_and_blocks_no_later_build(
 def test_the_step_cache_keeps_the_newest_entries_and_the_parts_they_were_made_from(tmp_path: Path) -> None:
     import os
 
-    from blackpoker.pipeline.cache import StepCache
+    from blackpoker.infra.cache import StepCache
     site = tmp_path / "site"
     (site / "f.txt").parent.mkdir()
     (site / "f.txt").write_text("x", encoding="utf-8")
@@ -267,7 +267,7 @@ def test_the_step_cache_keeps_the_newest_entries_and_the_parts_they_were_made_fr
 
 
 def test_the_cache_is_cleaned_only_when_no_other_build_uses_it(tmp_path: Path) -> None:
-    from blackpoker.pipeline.locks import CacheLease
+    from blackpoker.infra.locks import CacheLease
     building, cleaning = CacheLease(tmp_path), CacheLease(tmp_path)
     with building.shared(), cleaning.alone() as alone:
         assert not alone

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from blackpoker.core.paths import DEFINITIONS
+from blackpoker.infra.locks import lock_path
 from blackpoker.pipeline.build import MARKER
-from blackpoker.pipeline.locks import lock_path
 
 OLD = "「防壁の次は兵士を出します。これが戦術の基本です。」"
 NEW = "「防壁の次は兵士を出します。これが戦術の基本だぜ。」"
@@ -81,7 +81,7 @@ def test_two_builds_of_different_definitions_at_once_each_publish_their_own_site
 HOLDER = """
 import sys, time
 from pathlib import Path
-from blackpoker.pipeline.locks import output_lock
+from blackpoker.infra.locks import output_lock
 with output_lock(Path(sys.argv[1]), print):
     Path(sys.argv[2]).touch()
     while not Path(sys.argv[3]).exists():

@@ -19,8 +19,8 @@ import pytest
 
 from blackpoker.core.loader import load_rules
 from blackpoker.core.paths import DEFINITIONS, PACKAGE, ROOT, SCENARIOS, SCHEMAS, SOURCE, TEMPLATES
+from blackpoker.infra import toolchain as toolchain_module
 from blackpoker.pipeline import build as build_module
-from blackpoker.pipeline import toolchain as toolchain_module
 from blackpoker.pipeline.build import MARKER, STEPS, build_inputs, kept_state_key, step_key
 from blackpoker.pipeline.code import code_closure
 

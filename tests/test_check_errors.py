@@ -40,8 +40,8 @@ class Case:
 CASES = [
     Case("enum", "actions.yaml", "    timing: main\n", "    timing: ずっと\n",
          (Expected("actions.yaml", "ずっと", "actions[0].timing: 'ずっと' is not one of 'main', 'quick'"),)),
-    Case("required field", "actions.yaml", "    reading: えんど\n", "",
-         (Expected("actions.yaml", "id: end", "actions[0]: missing required field 'reading'"),)),
+    Case("required field", "actions.yaml", "    reading: えんど\n    category: 基本\n", "    reading: えんど\n",
+         (Expected("actions.yaml", "id: end", "actions[0]: missing required field 'category'"),)),
     Case("unknown field (a typo)", "actions.yaml", "  - id: end\n    name: エンド\n", "  - id: end\n    nmae: エンド\n",
          (Expected("actions.yaml", "id: end", "actions[0]: missing required field 'name'"),
           Expected("actions.yaml", "nmae", "actions[0].nmae: unknown field 'nmae'; expected one of activation_condition, "

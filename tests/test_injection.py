@@ -20,7 +20,7 @@ from blackpoker.core.loader import definition_files, load_rules
 from blackpoker.core.paths import DEFINITIONS, PACKAGE, SCENARIOS
 from blackpoker.pipeline.build import build
 from blackpoker.render.officialpaths import RULEBOOK_PDFS
-from blackpoker.sim.engine import coverage_problems
+from blackpoker.sim.gaps import coverage_problems
 from blackpoker.sim.scenario import load_scenario, run_scenario
 from browsers import MARKS, launch
 

@@ -6,7 +6,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from blackpoker.pipeline.jobs import NORMAL, URGENT, Scheduler
+from blackpoker.infra.jobs import NORMAL, URGENT, Scheduler
 
 
 def _recorder() -> tuple[list[str], threading.Lock]:
@@ -82,7 +82,7 @@ def test_real_processes_run_jobs_and_a_failing_job_reaches_the_caller() -> None:
     job has finished (nothing left running), and the pool is still usable afterwards."""
     import os
 
-    from blackpoker.pipeline.jobs import process_pool, results
+    from blackpoker.infra.jobs import process_pool, results
 
     pool = process_pool(2)
     try:

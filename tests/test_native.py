@@ -26,6 +26,15 @@ def _probe(tools: Path, **env: str) -> list[str]:
     return result.stdout.splitlines()
 
 
+REQUIRED = os.environ.get("BLACKPOKER_NATIVE") == "require"  # CI sets it: there the simulator must be compiled
+# Where make could not compile (no C compiler: it warned and went on), the tests of the compiled code skip, saying why.
+needs_compiled = pytest.mark.skipif(
+    not REQUIRED and native.status() == "pure Python: not compiled (run make)",
+    reason="the simulator is not compiled here (make warned: no working C compiler); BLACKPOKER_NATIVE=require "
+           "(as in CI) makes this a failure")
+
+
+@needs_compiled
 def test_after_make_the_simulator_runs_compiled() -> None:
     if os.environ.get(native.PURE_VARIABLE):
         pytest.fail(f"{native.PURE_VARIABLE} is set: the compiled simulator is not tested")
@@ -42,11 +51,53 @@ def copied_tools(tmp_path: Path) -> Path:
     return tools
 
 
+def test_the_manifest_holds_what_the_compiled_modules_import_and_nothing_else() -> None:
+    """The compiled modules, the rules model they read and its own imports; not the scenario runner, the
+    renderers, the loader or the command line, whose edits must not send the simulator back to its sources."""
+    sources = native.sources()
+    assert {native.source_of(m).relative_to(native.PACKAGE).as_posix() for m in native.COMPILED} < set(sources)
+    assert {"core/model.py", "core/keycard.py", "core/errors.py"} <= set(sources)
+    assert not [s for s in sources if s.startswith(("sim/scenario/", "sim/balance/", "render/", "pipeline/", "cli/"))
+                or s in ("core/loader.py", "sim/match.py", "sim/replay.py", "native.py", "__init__.py")]
+
+
+@needs_compiled
+def test_an_edit_outside_what_was_compiled_keeps_the_compiled_simulator(copied_tools: Path) -> None:
+    with (copied_tools / "blackpoker" / "sim" / "scenario" / "run.py").open("a", encoding="utf-8") as f:
+        f.write("\n# edited\n")
+    state, engine, _cards = _probe(copied_tools)
+    assert state == "compiled" and not engine.endswith(".py")
+
+
+@pytest.mark.parametrize("compiler", ["/bin/false", "no-such-c-compiler"])
+@pytest.mark.parametrize("required", [False, True])
+def test_without_a_working_compiler_make_warns_once_and_the_sources_run(tmp_path: Path, compiler: str,
+                                                                          required: bool) -> None:
+    """make runs scripts/build_native.py: with the C compiler failing or absent it says so in one line and
+    exits 0 (the simulator runs its Python sources), unless BLACKPOKER_NATIVE=require asks for the compiled one."""
+    shutil.copytree(ROOT / "tools", tmp_path / "tools", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    (tmp_path / "tools" / "blackpoker" / "native.json").unlink(missing_ok=True)
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "build_native.py", tmp_path / "scripts")
+    environ = {k: v for k, v in os.environ.items() if k not in (native.PURE_VARIABLE, "BLACKPOKER_NATIVE")}
+    result = subprocess.run([sys.executable, "scripts/build_native.py"], capture_output=True, text=True, cwd=tmp_path,
+                            env=dict(environ, CC=compiler, **({"BLACKPOKER_NATIVE": "require"} if required else {})))
+    assert result.returncode == (1 if required else 0), result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("error: simulator not compiled" if required else "warning: simulator not compiled")
+    assert "build/native.log" in result.stderr and (tmp_path / "build" / "native.log").is_file()
+    assert not list((tmp_path / "tools").rglob("*.so"))
+    state, engine, _cards = _probe(tmp_path / "tools")
+    assert state == "pure Python: not compiled (run make)" and engine.endswith("sim/engine.py")
+
+
+@needs_compiled
 def test_a_copy_of_the_built_package_runs_compiled(copied_tools: Path) -> None:
     state, engine, cards = _probe(copied_tools)
     assert state == "compiled" and not engine.endswith(".py") and not cards.endswith(".py")
 
 
+@needs_compiled
 @pytest.mark.parametrize("edited", ["sim/engine.py", "core/model.py"])
 def test_an_edited_source_is_run_from_its_python_not_from_the_stale_extension(copied_tools: Path, edited: str) -> None:
     """An edit of a compiled module, or of a module the compiled code reads (the model), makes every compiled
@@ -58,6 +109,7 @@ def test_an_edited_source_is_run_from_its_python_not_from_the_stale_extension(co
     assert engine.endswith("sim/engine.py") and cards.endswith("core/cards.py")
 
 
+@needs_compiled
 def test_a_missing_manifest_or_the_variable_means_the_python_sources(copied_tools: Path) -> None:
     assert _probe(copied_tools, BLACKPOKER_PURE="1")[0] == "pure Python: BLACKPOKER_PURE is set"
     (copied_tools / "blackpoker" / "native.json").unlink()
@@ -116,3 +168,19 @@ def test_the_policies_play_the_same_games_compiled_and_from_the_sources() -> Non
                            env=dict(environ, **({native.PURE_VARIABLE: "1"} if pure else {}))).stdout
             for pure in (False, True)]
     assert runs[0] == runs[1] and runs[0].count("'") == 8
+
+
+def test_every_frozen_record_lives_in_a_compiled_module() -> None:
+    """A class the interpreter defines cannot inherit from a compiled one: a subclass of ``Frozen`` outside
+    ``native.COMPILED`` would raise TypeError only when the simulator runs compiled."""
+    import ast
+
+    outside = []
+    for path in sorted((native.PACKAGE).rglob("*.py")):
+        module = ".".join(path.relative_to(native.PACKAGE.parent).with_suffix("").parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        classes = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+        for node in classes:
+            if module not in native.COMPILED and any(isinstance(b, ast.Name) and b.id == "Frozen" for b in node.bases):
+                outside.append(f"{module}.{node.name}")
+    assert outside == []

@@ -19,16 +19,15 @@ from blackpoker.core.kinds import official_anchors, official_id
 from blackpoker.core.loader import FILES, load_rules
 from blackpoker.core.paths import DEFINITIONS, ROOT
 from blackpoker.core.targets import TARGETS
-from blackpoker.official.importer import (
+from blackpoker.official.fields import (
     ACTION_FIELDS,
     CHARACTER_FIELDS,
     FOG_FIELDS,
     FRAME_FIELDS,
     HEADER_KEYS,
     TRUMP_FIELDS,
-    definitions_texts,
-    import_official,
 )
+from blackpoker.official.importer import definitions_texts, import_official
 from blackpoker.official.reader import read_official
 
 OFFICIAL = Path(__file__).parent / "data" / "official"
@@ -235,7 +234,7 @@ def test_readings_in_katakana_or_from_the_name(tmp_path: Path) -> None:
     assert rules.action("end").reading == "えんど"
     assert rules.action("quick-summons-soldier").reading == "くいっくへいししょうかん"
     assert rules.character("soldier").reading == "いっぱんへい"
-    assert any(n.endswith("actList[0].acts[0].actName: reading from the name: 'エンド' → 'えんど'") for n in notes)
+    assert any(n.endswith("actList[0].acts[0].actName: reading from the base: 'エンド' → 'えんど'") for n in notes)
 
 
 def test_key_cards_are_respaced_to_the_canonical_form(tmp_path: Path) -> None:
@@ -307,8 +306,11 @@ class Case:
 
 TARGET_LIST = ", ".join(f"'{t}'" for t in TARGETS)
 ACTION_LIST = ", ".join(ACTION_FIELDS)
-NO_SUMMON = ("act.yaml", "一般兵", "charList[0].chars[0].charName: no action's effect makes a card 一般兵 ('一般兵として'); "
-             "expected the action that summons it", 2)  # the second 一般兵: the first is in the summoning effect
+BROKEN_PACK = "actList[0].acts[0].frame: the frame 'パック' has a problem in frame.yaml (reported there); expected a frame " \
+    "that converts"
+# the second 一般兵: the first is in the summoning effect
+NO_SUMMON = ("act.yaml", "一般兵", "warning: charList[0].chars[0].charName: no action's effect makes a card 一般兵 "
+             "('一般兵として'): kept without a summoning action; the simulator cannot summon it", 2)
 CASES = [
     Case("unknown field", "act.yaml", "      actEffect: |-\n        1. 自分", "      actEfect: |-\n        1. 自分",
          (("act.yaml", "actEfect", f"actList[0].acts[0].actEfect: unknown field 'actEfect'; expected one of {ACTION_LIST}"),
@@ -329,7 +331,8 @@ CASES = [
          (("act.yaml", "actName: エンド", "actList[0].acts[0]: expected either format (lite,std,pro,mast) or frame "
            "(・パック …), not both"),)),
     Case("frame name", "act-frame.yaml", "        ・パック\n", "        ・パックス\n",
-         (("act-frame.yaml", "|-", "actList[0].acts[0].frame: no frame named 'パックス' in frame.yaml; expected one of 'パック'"),
+         (("act-frame.yaml", "|-", "warning: actList[0].acts[0].frame: frame 'パックス' is neither in frame.yaml nor in "
+           "the base definitions: kept as a named frame without a layout (no setup, zones or disclosure of its own)"),
           ("frame.yaml", "|-", "frames[0].actionList: lists パック開封, but the actions whose frame names パック are "
            "none; expected the same actions", 2))),
     Case("version", "act.yaml", "since: v0.2", "since: version2",
@@ -347,7 +350,8 @@ CASES = [
          (("act.yaml", "BX", "actList[1].acts[0].actCost: 'BX' is not a cost; expected letters B, L, D, S, C (or K), one "
            "per payment, e.g. 'BBL'"), NO_SUMMON)),
     Case("target", "act.yaml", "      actEffect: |-\n        1. 自分", "      actTarget: 誰か\n      actEffect: |-\n        1. 自分",
-         (("act.yaml", "誰か", f"actList[0].acts[0].actTarget: '誰か' is not a known target phrase; expected one of {TARGET_LIST}"),)),
+         (("act.yaml", "誰か", "warning: actList[0].acts[0].actTarget: the target '誰か' is not one the simulator knows "
+           "(core/targets.py): kept as text; the simulator does not offer the action"),)),
     Case("effect markup", "act.yaml", "        1. 自分のフォグ", "        --1. 自分のフォグ",
          (("act.yaml", "|-", "actList[0].acts[0].actEffect: line 1 '--1. 自分のフォグにあるカードを全て墓地に移す。' is 2 "
            "levels deep ('-' each) but has no list item above it at level 1; expected at most 0 '-'"),)),
@@ -355,12 +359,17 @@ CASES = [
          (("act.yaml", "変更", "actList[0].acts[0].changed: '変更' is not the mark; expected 'changed'"),)),
     Case("reading", "act.yaml", "ruby: えんど", "ruby: end1",
          (("act.yaml", "end1", "actList[0].acts[0].ruby: 'end1' is not a reading; expected hiragana or katakana (and ー)"),)),
-    Case("no reading", "act.yaml", "      ruby: へいししょうかん\n", "",
-         (("act.yaml", "format: lite", "actList[1].acts[0]: no ruby, and the name '兵士召喚' cannot be read out; add "
-           "'ruby' in hiragana", 2), NO_SUMMON)),
+    Case("no reading", "act.yaml", "      actName: 兵士召喚\n      ruby: へいししょうかん\n", "      actName: 兵召喚\n",
+         (("act.yaml", "兵召喚", "warning: actList[1].acts[0].actName: no ruby, and neither the base nor the name '兵召喚' "
+           "gives a reading: kept without one (the index sorts it by its name); add 'ruby' in hiragana"),)),
     Case("id", "act.yaml", "actId: end", "actId: 1end",
          (("act.yaml", "1end", "actList[0].acts[0].actId: '1end' is not an official id; expected letters and digits, "
            "starting with a letter"),)),
+    Case("duplicate id", "act-frame.yaml", "actId: packopen", "actId: end",
+         (("act-frame.yaml", "end", "actList[0].acts[0].actId: duplicate actId 'end' (first at official/act.yaml:13:14); "
+           "expected each entry's id once"),
+          ("frame.yaml", "|-", "frames[0].actionList: lists パック開封, but the actions whose frame names パック are "
+           "none; expected the same actions", 2))),
     Case("no summoning action", "act.yaml", "キーカードを一般兵として", "キーカードを兵として", (NO_SUMMON[:3] + (1,),)),
     Case("fog without its action", "act.yaml", "      charLabel: 攻撃, 防御\n      since: v1.0\n",
          "      charLabel: 攻撃, 防御\n      since: v1.0\n\nfogList:\n  - type: 滞留魔法\n    fogs:\n"
@@ -369,17 +378,16 @@ CASES = [
          (("act.yaml", "ダウン", "fogList[0].fogs[0].fogName: no single action named 'ダウン' that puts its key card in "
            "the fog; expected the action that places this fog to have the fog's name"),)),
     Case("picture", "frame.yaml", "    frameId: pack\n", "    frameId: pack\n    image: layout/pack\n",
-         (("frame.yaml", "layout/pack", "frames[0].image: no picture 'layout/pack' (.png, .jpg, .jpeg or .svg) under "
-           "official/images; expected the picture file beside the data"),
-          ("act-frame.yaml", "|-", "actList[0].acts[0].frame: no frame named 'パック' in frame.yaml; expected one of "))),
+         (("frame.yaml", "layout/pack", "warning: frames[0].image: no picture 'layout/pack' (.png, .jpg, .jpeg or .svg) "
+           "under official/images: kept without its picture"),)),
     Case("zone", "frame.yaml", "      パック\n       | 完全公開", "      パックス\n       | 完全公開",
          (("frame.yaml", "|-", "frames[0].accessLevel: 'パックス' is not a zone; expected one of ライフ, 墓地, 場, 手札, フォグ, "
            "パック, レアカード, 切札", 3),
-          ("act-frame.yaml", "|-", "actList[0].acts[0].frame: no frame named 'パック' in frame.yaml; expected one of "))),
+          ("act-frame.yaml", "|-", BROKEN_PACK))),
     Case("setup", "frame.yaml", "\n      以降は、共通ルールの先攻決定に沿ってゲームを開始します。\n", "\n",
          (("frame.yaml", "|-", "frames[0].start: expected the steps as '* …' lines, then the sentence that continues "
            "the setup (以降は、…)"),
-          ("act-frame.yaml", "|-", "actList[0].acts[0].frame: no frame named 'パック' in frame.yaml; expected one of "))),
+          ("act-frame.yaml", "|-", BROKEN_PACK))),
     Case("action list", "frame.yaml", "      * パック開封\n", "      * パック開封\n      * レアドロー\n",
          (("frame.yaml", "|-", "frames[0].actionList: lists パック開封, レアドロー, but the actions whose frame names パック "
            "are パック開封; expected the same actions", 2),)),
@@ -425,7 +433,8 @@ def _errors(folder: Path) -> list[str]:
     official, problems = read_official(folder)
     if problems:
         return [str(p) for p in problems]
-    return sorted(str(e) for e in import_official(official, DEFINITIONS).errors)
+    result = import_official(official, DEFINITIONS)
+    return sorted(str(e) for e in result.errors + result.warnings)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
@@ -509,10 +518,12 @@ def test_keep_going_writes_the_rest_and_lists_every_problem(tmp_path: Path) -> N
     result = run("import", "full", "-o", "defs", "--base", str(DEFINITIONS), "--keep-going", cwd=tmp_path)
     assert result.returncode == 2
     lines = result.stderr.splitlines()
-    assert lines[-1] == "2 problems (1 in the official files: those entries are left out; 1 in the written definitions)"
+    assert lines[-1] == ("2 problems in the official files (1 the import cannot map: those entries are left out; 1 "
+                         "found by the checks of the converted definitions)")
     written = tmp_path / "defs" / "actions.yaml"
-    line, column = _position(written, "v9.5", 1)
-    assert f"defs/actions.yaml:{line}:{column}: actions[1].introduced: version v9.5 is newer than the ruleset (v9.0)" in lines
+    line, column = _position(act, "v9.5", 1)
+    assert (f"full/act.yaml:{line}:{column}: actList[1].acts[0].since: version v9.5 is newer than the ruleset (v9.0) "
+            "(in the converted actions.yaml at actions[1].introduced)") in lines
     line, column = _position(act, "自動", 1)
     assert f"full/act.yaml:{line}:{column}: actList[0].acts[1].actTrigger: '自動' is not one of '直接', '誘発'" in lines
     assert "id: draw" not in written.read_text(encoding="utf-8")  # the entry with the problem is left out
@@ -553,10 +564,11 @@ def test_pictures_keep_their_folder(tmp_path: Path) -> None:
         "images/entry16.png", "images/tarot/emperor.png", "images/tarot/swords-02.png"]
 
 
-def test_a_missing_base_is_an_environment_problem(tmp_path: Path) -> None:
+def test_a_missing_base_is_the_same_error_as_missing_definitions(tmp_path: Path) -> None:
     shutil.copytree(OFFICIAL / "minimal", tmp_path / "official")
     result = run("import", "official", "-o", "defs", "--base", "nowhere", cwd=tmp_path)
-    assert (result.returncode, result.stderr) == (1, "nowhere: no such folder; expected the base definitions (--base)\n")
+    assert (result.returncode, result.stderr) == (2, "nowhere: no such definitions folder; expected a folder of "
+                                                  "definitions (ruleset.yaml, actions.yaml …): give it with --base DIR\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["official"]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from blackpoker.core.loader import load_rules
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.render.rulebook import build_rulebook
+from blackpoker.pipeline.rulebook import build_rulebook
 
 PNG = (Path(__file__).parent / "data" / "official" / "full" / "images" / "entry16.png").read_bytes()
 

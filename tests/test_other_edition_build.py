@@ -32,8 +32,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Rules, list[s
 
 def test_the_unsimulated_action_is_published_and_reported(built: tuple[Path, Rules, list[str]]) -> None:
     site, _, lines = built
-    assert lines[0] == ("checked definitions: v8.1, 49 actions; 1 not simulated (simulated: false; "
-                        "`blackpoker check` lists them)")
+    assert lines[0] == ("checked definitions: v8.1, 49 actions; not simulated: 1 action without an effect "
+                        "(simulated: false; `blackpoker check` lists them)")
     assert any("verified scenarios: 102 scenarios pass" in line for line in lines)  # it plays all it can
     assert ids_of((site / "format.html").read_text(encoding="utf-8"))["act-meteor"] == 1
     for page in ("mast", "all"):

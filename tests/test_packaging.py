@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -19,7 +18,7 @@ from packaging.utils import canonicalize_name
 from blackpoker.core import paths
 from blackpoker.core.paths import ROOT
 
-DATA_FOLDERS = ("schemas", "templates", "source", "scenarios")
+DATA_FOLDERS = ("definitions", "schemas", "templates", "source", "scenarios")
 LOCK = ROOT / "requirements.lock"
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)")
 
@@ -38,7 +37,8 @@ def _locked() -> dict[str, str]:
 
 def _declared() -> list[Requirement]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return [Requirement(r) for r in (*project["dependencies"], *project["optional-dependencies"]["test"])]
+    extras = project["optional-dependencies"]
+    return [Requirement(r) for r in (*project["dependencies"], *extras["site"], *extras["test"])]
 
 
 @pytest.mark.parametrize("name", DATA_FOLDERS)
@@ -83,8 +83,8 @@ def test_installed_versions_equal_the_lock() -> None:
 @pytest.mark.build
 @pytest.mark.slow
 def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
-    """`python -m build` makes a wheel and an sdist; the wheel, installed into a fresh venv, checks and builds a
-    copy of the definitions from a folder that is not the checkout. The venv reaches the locked packages of the
+    """`python -m build` makes a wheel and an sdist; the wheel, installed into a fresh venv, starts a rules project
+    (`blackpoker init`) in a folder that is not the checkout, and checks and builds it at once. The venv reaches the locked packages of the
     test environment (test_installed_versions_equal_the_lock holds them to the lock) through a path entry, which
     does not run that environment's editable install of the checkout."""
     dist = tmp_path / "dist"
@@ -104,13 +104,15 @@ def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
     subprocess.run([*pip, "--no-deps", str(wheel)], check=True, capture_output=True)
 
     work = tmp_path / "elsewhere"
-    shutil.copytree(ROOT / "definitions", work / "defs")
+    work.mkdir()
     tool = str(venv / "bin" / "blackpoker")
     env = dict(os.environ)
-    checked = subprocess.run([tool, "check", "defs"], check=False, cwd=work, env=env, capture_output=True, text=True)
+    made = subprocess.run([tool, "init", "project"], check=False, cwd=work, env=env, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    checked = subprocess.run([tool, "check", "project/definitions"], check=False, cwd=work, env=env, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.startswith("v8.1 ok:")
-    built = subprocess.run([tool, "build", "--definitions", "defs", "--out", "site"], check=False, cwd=work,
+    built = subprocess.run([tool, "build", "--definitions", "project/definitions", "--out", "site"], check=False, cwd=work,
                            env=env, capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     for name in ("index.html", "blackpoker.pdf", "actionlist/pdf/blackpoker-all.pdf", "blackpoker-rules.json"):

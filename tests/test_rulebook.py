@@ -18,8 +18,8 @@ from blackpoker import DefinitionErrors, load_rules
 from blackpoker.core.model import Entry, Frame, Rules
 from blackpoker.core.paths import DEFINITIONS, SOURCE
 from blackpoker.core.typography import for_readers
+from blackpoker.pipeline.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
 from blackpoker.render.impose import booklet_order
-from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
 from blackpoker.sphinxext.kana import group_of, sort_key
 
 CHAPTERS = {
@@ -350,7 +350,7 @@ def test_book_from_chapters_looks_exactly_like_the_single_page_as_one_document(
         built_rulebook: tuple[Path, Path], tmp_path: Path) -> None:
     """The book is rendered chapter by chapter and joined; it must equal WeasyPrint's one-document rendering:
     the same pages, outline, named destinations, links (incl. those across chapters) and page numbers."""
-    from blackpoker.render.rulebook import render_pdf
+    from blackpoker.render.book import render_pdf
     from pdfsame import pages_that_differ, structure
 
     site, work = built_rulebook

@@ -12,7 +12,7 @@ import yaml
 
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import ROOT, SOURCE
-from blackpoker.render.rulebook import build_rulebook
+from blackpoker.pipeline.rulebook import build_rulebook
 from blackpoker.sim.scenario import Scenario
 
 EXAMPLES = ROOT / "scenarios" / "examples"
@@ -125,7 +125,7 @@ def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from blackpoker.pipeline.jobs import Inline
+    from blackpoker.infra.jobs import Inline
     from blackpoker.sphinxext import examples
 
     defs, folder = tmp_path / "definitions", tmp_path / "examples"

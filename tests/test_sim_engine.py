@@ -174,3 +174,23 @@ def test_legal_options_read_like_legal_decisions(rules: Rules, fmt: str, frame: 
         seen_many |= len(listed) > 3
         state = apply(state, rng.choice(listed))
     assert seen_many
+
+
+@pytest.mark.parametrize("fmt", ["lite", "mast"])
+def test_the_turn_player_holds_the_chance_after_a_stage_resolution(rules: Rules, fmt: str) -> None:
+    """図 6.6: [15] → [9] → [6] → [2] (ruling chance-after-resolution), whoever passed last."""
+    seen = 0
+    for seed in range(12):
+        state = new_game(rules, fmt, seed)
+        rng = random.Random(seed)
+        for _ in range(600):
+            if state.winner is not None:
+                break
+            d = rng.choice(legal_decisions(state))
+            after = apply(state, d)
+            if (isinstance(d, Pass) and len(state.passes) + 1 == len(state.players) and state.stage
+                    and after.pending is None and after.winner is None and not after.stage):
+                seen += 1
+                assert after.chance == after.turn_player, (seed, after.resolved[-3:])
+            state = after
+    assert seen > 20

@@ -13,7 +13,7 @@ from blackpoker import load_rules
 from blackpoker.cli.main import cli
 from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.core.model import Rules
-from blackpoker.sim import engine, frames, observe
+from blackpoker.sim import frames, gaps, observe
 from blackpoker.sim.abilities import all_labels
 from blackpoker.sim.frames import SetupChoice, SetupError
 from blackpoker.sim.observe import observation
@@ -155,8 +155,8 @@ def test_extra_self_play_resolves_every_frame_action(rules: Rules) -> None:
 def test_check_reports_a_frame_without_setup_or_a_zone_without_view(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(frames.SETUPS, "pack")
     monkeypatch.delitem(observe.VIEWS, "rare")
-    assert engine.missing_effects(rules) == ["frame 'pack' has no setup in the simulator",
-                                             "zone 'rare' has no disclosure view in the simulator"]
+    assert gaps.missing_effects(rules) == ["frame 'pack' has no setup in the simulator",
+                                           "zone 'rare' has no disclosure view in the simulator"]
 
 
 def test_sim_play_cli_refuses_a_pair_table_3_1_forbids() -> None:

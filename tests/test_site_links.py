@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from blackpoker import load_rules
+from blackpoker.pipeline.rulebook import BOOKLET_NAME, PDF_NAME
 from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.actionlist.pdf import pdf_paths
 from blackpoker.render.actionlist.view import list_pages
-from blackpoker.render.rulebook import BOOKLET_NAME, PDF_NAME
 
 # Furo's footer credit is a plain link, not a resource the page loads.
 ALLOWED_REMOTE = {"https://github.com/pradyunsg/furo"}

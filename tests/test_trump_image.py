@@ -14,7 +14,7 @@ from blackpoker import load_rules
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import definition_files
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.render.rulebook import build_rulebook
+from blackpoker.pipeline.rulebook import build_rulebook
 
 PICTURE = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 14"><rect width="10" height="14"/></svg>'
 

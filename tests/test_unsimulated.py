@@ -15,15 +15,9 @@ from blackpoker.core.loader import check_rules, load_rules
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS, SOURCE
 from blackpoker.render.sourcerefs import missing_entries
 from blackpoker.sim.decisions import RequestAction
-from blackpoker.sim.engine import (
-    apply,
-    coverage_gaps,
-    coverage_problems,
-    coverage_warnings,
-    current_player,
-    legal_decisions,
-)
-from blackpoker.sim.errors import IllegalDecision
+from blackpoker.sim.engine import apply, current_player, legal_decisions
+from blackpoker.sim.game_errors import IllegalDecision
+from blackpoker.sim.gaps import coverage_gaps, coverage_problems, coverage_warnings
 from blackpoker.sim.requests import available_actions
 from blackpoker.sim.scenario import unverified
 from blackpoker.sim.setup import new_game
@@ -152,7 +146,7 @@ def test_the_rulebook_names_entries_the_definitions_must_have() -> None:
 @pytest.mark.build
 @pytest.mark.slow
 def test_the_rulebook_of_another_version_marks_its_examples_not_verified(tmp_path: Path) -> None:
-    from blackpoker.render.rulebook import build_rulebook
+    from blackpoker.pipeline.rulebook import build_rulebook
     defs = edition(tmp_path / "defs", simulated=False, version="v8.2")
     build_rulebook(defs, tmp_path / "site", pdf=False, work_dir=tmp_path / "work")
     reason = "このシナリオは v8.1 のルール用で、この定義は v8.2 です"
@@ -163,3 +157,40 @@ def test_the_rulebook_of_another_version_marks_its_examples_not_verified(tmp_pat
     assert "アクション「メテオ」: 効果をシミュレーターが扱いません" in report
     assert "この定義では再生できないシナリオが 102 件あります" in report
     assert report.count(f"理由: {reason}") == 102
+
+
+def _replace_once(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_what_the_simulator_cannot_read_is_a_warning_and_never_a_crash(tmp_path: Path) -> None:
+    """An edition check accepts plays to the end in every regulation: a label condition it does not know (and one
+    written without spaces, as the official files do), a target phrase outside core/targets.py and a character no
+    action's wording summons are warnings, and what they concern is not offered (the crash of issue 21.4:
+    KeyError 'キーカードにAが含まれる場合のみ')."""
+    from blackpoker.sim.playable import unplayable
+    from blackpoker.sim.selfplay import self_play
+    defs = edition(tmp_path / "defs", simulated=False, meteor=False)
+    _replace_once(defs / "characters.yaml", "condition: キーカードに A が含まれる場合のみ",
+                  "condition: キーカードにAが含まれる場合のみ")
+    _replace_once(defs / "characters.yaml", "      - {name: 速攻, condition: キーカードにAが含まれる場合のみ}\n",
+                  "      - {name: 速攻, condition: キーカードにAが含まれる場合のみ}\n"
+                  "      - {name: 飛行, condition: 晴れている場合のみ}\n")
+    _replace_once(defs / "ruleset.yaml", "labels: [アタッカー, ", "labels: [飛行, アタッカー, ")
+    _replace_once(defs / "actions.yaml", "    target: 防壁1体\n", "    target: 表の防壁1体\n")
+    _replace_once(defs / "characters.yaml", "    summoned_by: [equip]\n", "    summoned_by: []\n")
+    checked = check_rules(defs, warning_checks=(coverage_warnings,))
+    messages = [w.message for w in checked.warnings]
+    assert any("'表の防壁1体' is not a known target phrase" in m for m in messages)
+    assert any(m.startswith("simulator: no action summons '装備兵'") for m in messages)
+    assert any("label condition '晴れている場合のみ' is not simulated" in m for m in messages)
+    assert not any("キーカードにAが含まれる場合のみ" in m for m in messages)  # read whatever its spacing
+    rules = checked.rules
+    aimed = next(a for a in rules.actions if a.target == "表の防壁1体")
+    assert aimed.id in unplayable(rules)["target"]
+    for fmt in ("lite", "mast"):
+        stats = self_play(rules, fmt, 20, 0)
+        assert stats.failures == [] and stats.games == 20
+        assert stats.resolved[aimed.name] == 0

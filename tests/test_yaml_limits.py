@@ -126,3 +126,22 @@ def test_files_of_the_definitions_folder_that_are_not_definitions_are_not_read(t
     fogs = defs / "fogs.yaml"
     fogs.write_text(fogs.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert [step_key(s, defs, rules) for s in STEPS] != before
+
+
+def test_an_unclosed_quote_is_reported_where_it_opens(tmp_path: Path) -> None:
+    """Not where the parser gave up: at the end of the file, or at the later quote that closed it."""
+    from blackpoker.core.yamlsource import parse_yaml
+    lines = [f"key{i}: value {i}" for i in range(1, 30)]
+    for where, quote in ((24, "'"), (5, '"')):
+        text = lines[:]
+        text[where - 1] = f"key{where}: {quote}value"
+        path = tmp_path / "f.yaml"
+        path.write_text("\n".join(text) + "\n", encoding="utf-8")
+        src, problems = parse_yaml(path, "f.yaml")
+        assert src is None and [(p.line, p.column) for p in problems] == [(where, len(f"key{where}: ") + 1)]
+    text = lines[:]
+    text[23], text[26] = "key24: 'value", "key27: 'closed'"
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+    _, problems = parse_yaml(path, "f.yaml")
+    assert [(p.line, p.column) for p in problems] == [(24, 8)]
+    assert "the quoted value that starts here runs on to line 27: an unclosed quote?" in problems[0].message

@@ -12,6 +12,7 @@ compiled modules call each other directly, so a mix of compiled and source modul
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -40,9 +41,9 @@ COMPILED = (
     "blackpoker.sim.draw",
     "blackpoker.sim.effects",
     "blackpoker.sim.engine",
-    "blackpoker.sim.errors",
     "blackpoker.sim.frame_effects",
     "blackpoker.sim.frames",
+    "blackpoker.sim.game_errors",
     "blackpoker.sim.lookup",
     "blackpoker.sim.observe",
     "blackpoker.sim.ops",
@@ -58,24 +59,65 @@ COMPILED = (
     "blackpoker.sim.state",
     "blackpoker.sim.text",
 )
-# What the compiled code was built from: a change to any of these files makes the extensions stale.
-SOURCE_FOLDERS = ("core", "sim")
-
-
 def source_of(module: str) -> Path:
-    """The ``.py`` file of a module of the package."""
-    return PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+    """The ``.py`` file of a module of the package (``__init__.py`` for a package)."""
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
-def fingerprint() -> dict[str, str]:
-    """The SHA-256 of every source the compiled code depends on, by path relative to the package."""
-    return {path.relative_to(PACKAGE).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-            for folder in SOURCE_FOLDERS for path in sorted((PACKAGE / folder).rglob("*.py"))}
+def _imports(module: str) -> set[str]:
+    """The modules of the package that ``module`` imports (anywhere in it: under ``TYPE_CHECKING`` and in
+    functions too, as the compiler reads those types), each named as its file is: ``from blackpoker.sim import
+    lookup`` is ``blackpoker.sim.lookup``, ``from blackpoker.core.model import Rules`` is ``blackpoker.core.model``."""
+    found: set[str] = set()
+    package = module if source_of(module).name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source_of(module).read_bytes(), str(source_of(module)))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the package, one level up per dot after the first
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if _exists(f"{base}.{alias.name}") else base)
+    return {name for name in found if name.split(".")[0] == PACKAGE.name and _exists(name)}
 
 
-def manifest(sources: dict[str, str]) -> dict[str, object]:
+def _exists(module: str) -> bool:
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def sources() -> list[str]:
+    """What the compiled code was built from: the compiled modules and every module of the package they import,
+    directly or not. An edit of any of them makes the extensions stale; an edit elsewhere (the scenario runner,
+    the renderers) does not."""
+    seen: set[str] = set()
+    todo = list(COMPILED)
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(_imports(module) - seen)
+    return sorted(source_of(m).relative_to(PACKAGE).as_posix() for m in seen)
+
+
+def fingerprint(paths: Sequence[str] | None = None) -> dict[str, str]:
+    """The SHA-256 of each source (by path relative to the package; default :func:`sources`); a missing file has
+    none."""
+    out: dict[str, str] = {}
+    for name in sources() if paths is None else paths:
+        try:
+            out[name] = hashlib.sha256((PACKAGE / name).read_bytes()).hexdigest()
+        except OSError:
+            out[name] = "missing"
+    return out
+
+
+def manifest(hashes: dict[str, str]) -> dict[str, object]:
     """What the build writes beside the extensions (and :func:`status` compares)."""
-    return {"python": sys.implementation.cache_tag, "modules": list(COMPILED), "sources": sources}
+    return {"python": sys.implementation.cache_tag, "modules": list(COMPILED), "sources": hashes}
 
 
 def status() -> str:
@@ -86,9 +128,12 @@ def status() -> str:
         return "pure Python: not compiled (run make)"
     try:
         built = json.loads(MANIFEST.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        recorded = built["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
         return "pure Python: no manifest of the compiled modules (run make)"
-    if built != manifest(fingerprint()):
+    # Only the files the build recorded are hashed (no import graph at every start): a change of what the
+    # compiled code imports is itself an edit of a recorded file.
+    if not isinstance(recorded, dict) or built != manifest(fingerprint(list(recorded))):
         return "pure Python: the compiled modules are older than their sources (run make)"
     return "compiled"
 

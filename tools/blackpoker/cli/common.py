@@ -21,13 +21,30 @@ EXIT_INTERNAL = 70
 
 definitions_argument = click.argument(
     "directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=None)
+DEFAULT_HELP = "default: definitions/ in the current folder, else the repository's"
+definitions_option = click.option(
+    "--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help=f"The definitions folder: the rules to read ({DEFAULT_HELP}).")
 
 
-def definitions_folder(directory: Path | None) -> Path:
-    if directory is not None:
-        return directory
-    local = Path("definitions")
-    return local if local.is_dir() else DEFINITIONS
+def definitions_folder(directory: Path | None, option: str = "--definitions") -> Path:
+    """The definitions folder every command reads: the one given, else ``definitions/`` in the current folder,
+    else the repository's. One error for all when it is not there (exit 2)."""
+    if directory is None:
+        local = Path("definitions")
+        directory = local if local.is_dir() else DEFINITIONS
+    if not directory.is_dir():
+        click.echo(f"{directory}: no such definitions folder; expected a folder of definitions (ruleset.yaml, "
+                   f"actions.yaml …): give it with {option} DIR", err=True)
+        sys.exit(EXIT_DATA_ERROR)
+    return directory
+
+
+def one_folder(argument: Path | None, option: Path | None) -> Path | None:
+    """check and export take the folder as an argument (as before) or as --definitions (as every command)."""
+    if argument is not None and option is not None and argument != option:
+        raise click.UsageError(f"two definitions folders: {argument} and --definitions {option}; give one")
+    return argument or option
 
 
 def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
@@ -39,20 +56,22 @@ def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
     sys.exit(EXIT_DATA_ERROR)
 
 
-def load(directory: Path | None, *, simulator: bool = False) -> Rules:
+def load(directory: Path | None, *, simulator: bool = False, quiet_warnings: bool = False) -> Rules:
     """Load and check the definitions; with ``simulator``, also that the simulator covers them: every gap an
-    error, or, for an edition with ``simulated: false``, a located warning printed here."""
+    error, or, for an edition with ``simulated: false``, a located warning printed here (unless
+    ``quiet_warnings``: the simulator's commands name what they cannot play in one summary instead)."""
     from blackpoker.core.loader import check_rules
     extra: tuple[Callable[[Rules], Any], ...] = ()
     warn: tuple[Callable[[Rules], Any], ...] = ()
     if simulator:
-        from blackpoker.sim.engine import coverage_problems, coverage_warnings
+        from blackpoker.sim.gaps import coverage_problems, coverage_warnings
         extra, warn = (coverage_problems,), (coverage_warnings,)
     try:
         checked = check_rules(definitions_folder(directory), extra_checks=extra, warning_checks=warn)
     except DefinitionErrors as exc:
         report_definition_errors(exc)
-    report_warnings(checked.warnings)
+    if not quiet_warnings:
+        report_warnings(checked.warnings)
     return checked.rules
 
 

@@ -8,6 +8,7 @@ import sys
 import traceback
 from functools import partial
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -17,9 +18,12 @@ from blackpoker.cli.common import (
     EXIT_INTERNAL,
     definitions_argument,
     definitions_folder,
+    definitions_option,
     load,
+    one_folder,
     report_definition_errors,
 )
+from blackpoker.cli.init import init
 from blackpoker.cli.official import import_
 from blackpoker.cli.sim import sim
 from blackpoker.core.errors import DefinitionErrors
@@ -33,22 +37,25 @@ def cli() -> None:
 
 @cli.command()
 @definitions_argument
-def check(directory: Path | None) -> None:
+@definitions_option
+def check(directory: Path | None, definitions: Path | None) -> None:
     """Validate the definitions (schema, semantic checks, simulator coverage). Exit 2 on any problem."""
     from blackpoker.core.summary import summary
-    rules = load(directory, simulator=True)
+    rules = load(one_folder(directory, definitions), simulator=True)
     click.echo(summary(rules))
 
 
 @cli.command()
 @definitions_argument
+@definitions_option
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="Write to this file instead of standard output (with --format official: the folder to write).")
 @click.option("--format", "form", type=click.Choice(["json", "official"]), default="json", show_default=True,
               help="json: the whole ruleset as one JSON document; official: act.yaml, act-frame.yaml, frame.yaml and "
                    "version.json in the official layout.")
-def export(directory: Path | None, output: Path | None, form: str) -> None:
+def export(directory: Path | None, definitions: Path | None, output: Path | None, form: str) -> None:
     """Print the whole validated ruleset as one JSON document, or write it in the official layout."""
+    directory = one_folder(directory, definitions)
     if form == "official":
         from blackpoker.cli.official import export_official_folder
         if output is None:
@@ -56,7 +63,7 @@ def export(directory: Path | None, output: Path | None, form: str) -> None:
         export_official_folder(directory, output)
         return
     from blackpoker.core.export import export_json
-    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.infra.fsutil import write_atomic
     text = export_json(load(directory))
     if output is not None and (output.is_symlink() or (output.exists() and not output.is_file())):
         click.echo(f"{output}: is not a regular file (a link, a device or a folder); refusing to replace it", err=True)
@@ -69,8 +76,7 @@ def export(directory: Path | None, output: Path | None, form: str) -> None:
 
 
 @cli.command()
-@click.option("--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The definitions folder (default: definitions/).")
+@definitions_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
               show_default=True, help="The output folder; replaced only when the whole build succeeds.")
 def build(definitions: Path | None, out: Path) -> None:
@@ -91,8 +97,7 @@ def build(definitions: Path | None, out: Path) -> None:
 
 
 @cli.command()
-@click.option("--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The definitions folder (default: definitions/).")
+@definitions_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
               show_default=True, help="The output folder.")
 @click.option("--port", type=int, default=8000, show_default=True, help="The local port (127.0.0.1 only).")
@@ -113,6 +118,12 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
 
 cli.add_command(sim)
 cli.add_command(import_)
+cli.add_command(init)
+
+# The libraries of the `site` extra, by import name: only the commands that render (build, serve, sim balance)
+# import them, so an install without the extra runs everything else.
+SITE_LIBRARIES = frozenset({"docutils", "filelock", "furo", "jinja2", "markupsafe", "matplotlib", "myst_parser",
+                            "pypdf", "rich", "segno", "sphinx", "weasyprint"})
 
 
 class Stopped(BaseException):
@@ -133,7 +144,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
     if os.environ.get("BLACKPOKER_PARENT") == str(os.getppid()):  # a build the preview runs ends with the preview
-        from blackpoker.pipeline.jobs import die_with_parent
+        from blackpoker.infra.jobs import die_with_parent
         die_with_parent(os.getppid())
     try:
         cli.main(standalone_mode=True)
@@ -143,14 +154,24 @@ def main() -> None:
         signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
         click.echo("interrupted" if signum == signal.SIGINT else "terminated", err=True)
         sys.exit(128 + signum)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in SITE_LIBRARIES:
+            _internal_error(exc)
+        click.echo(f"this command renders and needs the toolkit's site libraries ({exc.name} is not installed): "
+                   "pip install 'blackpoker[site]'", err=True)
+        sys.exit(EXIT_ENVIRONMENT)
     except OSError as exc:  # the environment, not the toolkit: a folder not writable, a full disk, a busy port
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - a full or closed stdout must not fail again at exit
         where = f"{exc.filename}: " if exc.filename else ""
         click.echo(f"{where}{exc.strerror or exc}", err=True)
         sys.exit(EXIT_ENVIRONMENT)
     except Exception as exc:  # a bug of ours, not the user's: say so plainly
-        if os.environ.get("BLACKPOKER_DEBUG"):
-            traceback.print_exc()
-        click.echo(f"internal error: {type(exc).__name__}: {exc}\n"
-                   "This is a bug in the toolkit; run with BLACKPOKER_DEBUG=1 for details.", err=True)
-        sys.exit(EXIT_INTERNAL)
+        _internal_error(exc)
+
+
+def _internal_error(exc: Exception) -> NoReturn:
+    if os.environ.get("BLACKPOKER_DEBUG"):
+        traceback.print_exception(exc)
+    click.echo(f"internal error: {type(exc).__name__}: {exc}\n"
+               "This is a bug in the toolkit; run with BLACKPOKER_DEBUG=1 for details.", err=True)
+    sys.exit(EXIT_INTERNAL)

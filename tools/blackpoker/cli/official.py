@@ -8,7 +8,6 @@ checks); a folder is replaced only if one of these commands made it (its marker 
 from __future__ import annotations
 
 import dataclasses
-import errno
 import sys
 import tempfile
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from blackpoker.cli.common import EXIT_DATA_ERROR, definitions_folder, load
+from blackpoker.cli.common import DEFAULT_HELP, EXIT_DATA_ERROR, definitions_folder, load
 from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.loader import FILES, display_path, load_rules
 
@@ -53,7 +52,7 @@ def publish(out: Path, files: dict[str, str | bytes], marker: str, command: str,
             ) -> list[DefinitionError]:
     """Write ``files`` (path → text or bytes) as the folder ``out``; ``validate`` reads the staged folder first.
     Its problems stop the publication unless ``keep``; they are returned, located in ``out``."""
-    from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
+    from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
     old = staging.with_suffix(".old")
@@ -104,16 +103,14 @@ def _refuse(exc: Refused) -> None:
 @click.option("-o", "--output", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="The definitions folder to write (new, empty, or a previous import's).")
 @click.option("--base", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Definitions for what the official files do not hold: ruleset tables, formats, rulings "
-                   "(default: definitions/).")
+              help="Definitions for what the official files do not hold: ruleset tables, formats, rulings; and "
+                   f"the readings, frames and ids they may leave out ({DEFAULT_HELP}).")
 @click.option("--keep-going", is_flag=True, help="Convert and write what can be mapped; list every problem (exit 2).")
 def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) -> None:
     """Convert the official act.yaml, act-frame.yaml, frame.yaml (and version.json) into a definitions folder."""
     from blackpoker.official.importer import definitions_texts, import_official
     from blackpoker.official.reader import read_official
-    base = definitions_folder(base)
-    if not base.is_dir():  # the environment, not the official files: exit 1 with the path
-        raise OSError(errno.ENOENT, "no such folder; expected the base definitions (--base)", str(base))
+    base = definitions_folder(base, "--base")
     try:
         check_output(out, IMPORT_MARKER, {"the official files": official_dir, "the base definitions": base})
     except Refused as exc:
@@ -124,22 +121,56 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
     result = import_official(official, base)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
+    for warning in sorted(result.warnings):
+        click.echo(str(warning), err=True)
+    for ruling in result.left_out:
+        click.echo(f"note: rulings.yaml: ruling {ruling}: left out", err=True)
     if result.errors and not keep_going:
         _fail(result.errors, "nothing written (--keep-going converts the rest)")
-    files: dict[str, str | bytes] = dict(definitions_texts(result))
+    texts = definitions_texts(result)
+    files: dict[str, str | bytes] = dict(texts)
     files.update({ours: source.read_bytes() for ours, source in result.pictures.items()})
-    load_problems = publish(out, files, IMPORT_MARKER, "import", _loads, keep=keep_going)
+    files.update(kept_source(official_dir, texts, result.pictures))
+    def loads(staging: Path) -> list[DefinitionError]:  # what the checks find, at the official files' lines
+        written = {f.name: display_path(staging, f.name) for f in FILES}
+        return [result.in_official(p, written) for p in _loads(staging)]
+    load_problems = publish(out, files, IMPORT_MARKER, "import", loads, keep=keep_going)
     counts = ", ".join(f"{n} {what}" for what, n in result.counts.items())
     written = not load_problems or keep_going
-    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above)"
+    warned = f"; {len(result.warnings)} warnings (above)" if result.warnings else ""
+    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above){warned}"
                + ("" if written else "; nothing written"), err=True)
     if result.errors or load_problems:
         for problem in sorted(result.errors) + load_problems:
             click.echo(str(problem), err=True)
         left = len(result.errors)
-        click.echo(f"{left + len(load_problems)} problems ({left} in the official files: those entries are left "
-                   f"out; {len(load_problems)} in the written definitions)", err=True)
+        click.echo(f"{left + len(load_problems)} problems in the official files ({left} the import cannot map: "
+                   f"those entries are left out; {len(load_problems)} found by the checks of the converted "
+                   "definitions)", err=True)
         sys.exit(EXIT_DATA_ERROR)
+
+
+def kept_source(official_dir: Path, texts: dict[str, str], pictures: dict[str, Path]) -> dict[str, str | bytes]:
+    """What ``export --format official`` needs to write the files back as they were: the official files as read
+    (``official-source/``) and the definitions as imported (``official-source/definitions/``), to tell what
+    changed since."""
+    from blackpoker.official.exporter import SNAPSHOT, SOURCE
+    from blackpoker.official.reader import OPTIONAL, REQUIRED
+    out: dict[str, str | bytes] = {f"{SOURCE}/{name}": (official_dir / name).read_bytes()
+                                   for name in REQUIRED + OPTIONAL if (official_dir / name).is_file()}
+    out.update({f"{SOURCE}/{SNAPSHOT}/{name}": text for name, text in texts.items()})
+    out.update({f"{SOURCE}/{SNAPSHOT}/{ours}": path.read_bytes() for ours, path in pictures.items()})
+    out[f"{SOURCE}/README.md"] = SOURCE_README
+    return out
+
+
+SOURCE_README = """# official-source
+
+Written by `blackpoker import`: the official files as they were read, and (in `definitions/`) the definitions
+as they were imported. `blackpoker export --format official` compares the definitions beside this folder with
+those in `definitions/` and writes these files back with only the changed values edited, so a diff of the
+official files shows exactly the edits. Do not edit this folder; import again to replace it.
+"""
 
 
 def _fail(problems: list[DefinitionError], what: str) -> None:
@@ -157,7 +188,8 @@ def export_official_folder(directory: Path | None, out: Path) -> None:
         check_output(out, EXPORT_MARKER, {"the definitions": definitions})
     except Refused as exc:
         _refuse(exc)
-    files = export_official(load(definitions))
+    from blackpoker.official.exporter import SOURCE
+    files = export_official(load(definitions), definitions / SOURCE)
     publish(out, files, EXPORT_MARKER, "export --format official")
     click.echo(f"wrote {out}: {', '.join(sorted(name for name in files if '/' not in name))}"
                f"{' and pictures' if any('/' in name for name in files) else ''}", err=True)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from blackpoker.cli.common import definitions_option
 from blackpoker.core.errors import DefinitionErrors
 
 if TYPE_CHECKING:
@@ -27,18 +28,25 @@ def sim() -> None:
     """Run scenarios and self-play with the simulator."""
 
 
-def _rules() -> Rules:
+def _rules(definitions: Path | None) -> Rules:
+    """The rules the simulator plays, with what it cannot play in them named once (an edition that is not
+    simulated): never offered, so never a crash."""
     from blackpoker.cli.common import load
-    return load(None)
+    from blackpoker.sim.playable import unplayable_summary
+    rules = load(definitions, quiet_warnings=True)
+    for line in unplayable_summary(rules):
+        click.echo(f"note: {line}", err=True)
+    return rules
 
 
 @sim.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@definitions_option
 @click.option("-q", "--quiet", is_flag=True, help="Print only the PASS/FAIL summary line of each scenario.")
-def run(files: tuple[Path, ...], quiet: bool) -> None:
+def run(files: tuple[Path, ...], definitions: Path | None, quiet: bool) -> None:
     """Run scenario files (or directories of them); exit 1 on a failed expectation, 2 on a malformed file."""
     from blackpoker.sim.scenario import load_scenario, run_scenario
-    rules = _rules()
+    rules = _rules(definitions)
     paths = [q for p in files for q in (sorted(p.rglob("*.yaml")) if p.is_dir() else [p])]
     malformed = failed = 0
     for path in paths:
@@ -75,26 +83,44 @@ def run(files: tuple[Path, ...], quiet: bool) -> None:
               help="Number of games (per regulation).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game (then seed+1, …).")
 @click.option("--format", "format_id", default="mast", show_default=True,
-              type=click.Choice(["lite", "std", "pro", "mast", "all"]), help="Format ('all': every format).")
+              help="Format, one of the rules' formats ('all': every format).")
 @click.option("--frame", "frame_id", default=None,
-              type=click.Choice(["none", "entry20", "pack", "rarepack", "strategy", "extra", "all"]),
-              help="Frame (default none: the common rules' setup; 'all': every frame Table 3.1 allows).")
+              help="Frame, one of the rules' frames (default none: the common rules' setup; 'all': every frame "
+                   "Table 3.1 allows that the simulator can set up).")
+@definitions_option
 @click.option("--save", "save_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
               help="Keep the game records (JSON, for `sim replay`) of the games that ended unusually: broke an "
                    "invariant, had no winner after the turn cap (300 turns), made the engine raise, or were decided "
                    "within the first two turns.")
-def play(games: int, seed: int, format_id: str, frame_id: str | None, save_dir: Path | None) -> None:
+def play(games: int, seed: int, format_id: str, frame_id: str | None, definitions: Path | None,
+         save_dir: Path | None) -> None:
     """Play random legal games to the end, checking invariants after every step; exit 1 on any failure.
 
-    A format + frame pair that Table 3.1 does not allow is refused (exit 2)."""
+    A format or frame the rules do not have, a format + frame pair that Table 3.1 does not allow, and a frame
+    the simulator cannot set up are refused (exit 2)."""
     from blackpoker.sim.frames import SetupError, check_regulation
+    from blackpoker.sim.playable import action_playable, frame_playable
     from blackpoker.sim.selfplay import self_play
-    rules = _rules()
-    formats = [f.id for f in rules.formats] if format_id == "all" else [format_id]
+    rules = _rules(definitions)
+    format_ids = [f.id for f in rules.formats]
+    frame_ids = [f.id for f in rules.frames]
+    if format_id not in (*format_ids, "all"):
+        click.echo(f"error: --format: '{format_id}' is not a format of {rules.edition.version}; expected one of "
+                   + ", ".join((*format_ids, "all")), err=True)
+        sys.exit(EXIT_MALFORMED)
+    if frame_id not in (None, "none", "all", *frame_ids):
+        click.echo(f"error: --frame: '{frame_id}' is not a frame of {rules.edition.version}; expected one of "
+                   + ", ".join(("none", *frame_ids, "all")), err=True)
+        sys.exit(EXIT_MALFORMED)
+    if frame_id not in (None, "none", "all") and not frame_playable(rules, frame_id):
+        click.echo(f"error: --frame: the simulator cannot set up the frame '{frame_id}' "
+                   f"({rules.frame(frame_id).name}) of {rules.edition.version}", err=True)
+        sys.exit(EXIT_MALFORMED)
+    formats = format_ids if format_id == "all" else [format_id]
     pairs: list[tuple[str, str | None]] = []
     for fmt in formats:
         if frame_id == "all":
-            pairs += [(fmt, f.id) for f in rules.frames_for_format(fmt)]
+            pairs += [(fmt, f.id) for f in rules.frames_for_format(fmt) if frame_playable(rules, f.id)]
         else:
             pairs.append((fmt, None if frame_id in (None, "none") else frame_id))
     for fmt, frame in pairs:
@@ -116,7 +142,7 @@ def play(games: int, seed: int, format_id: str, frame_id: str | None, save_dir: 
                    f"({stats.games / seconds:.1f} games/s, {stats.decisions / seconds:.0f} decisions/s, "
                    f"{stats.seconds:.2f} s)")
         if frame and rules.frame(frame).actions:
-            frame_actions = [rules.action(a).name for a in rules.frame(frame).actions]
+            frame_actions = [rules.action(a).name for a in rules.frame(frame).actions if action_playable(rules, a)]
             click.echo("  frame actions resolved: " + ", ".join(f"{n} {stats.resolved[n]}" for n in frame_actions))
         for failure in stats.failures:
             click.echo(f"FAIL {name}: {failure}", err=True)
@@ -130,7 +156,7 @@ def _play_and_save(rules: Rules, fmt: str, frame: str | None, games: int, seed: 
     import random
     import time
 
-    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.infra.fsutil import write_atomic
     from blackpoker.sim.record import GameEnd, GameRecord, dumps
     from blackpoker.sim.selfplay import PlayStats, play_game, random_setup
     stats = PlayStats()
@@ -176,7 +202,8 @@ def _play_and_save(rules: Rules, fmt: str, frame: str | None, games: int, seed: 
 @click.option("--to-scenario", "scenario_out", default=None, type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the game as a scenario file (checked to pass `sim run` before it is written).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the play-by-play.")
-def replay(file: Path, scenario_out: Path | None, quiet: bool) -> None:
+@definitions_option
+def replay(file: Path, scenario_out: Path | None, quiet: bool, definitions: Path | None) -> None:
     """Replay a game record (e.g. from `sim play --save`) and print its Japanese play-by-play.
 
     Exit 2 for a malformed record or one whose decisions the game refuses (file:line:col), 1 when the end
@@ -184,7 +211,7 @@ def replay(file: Path, scenario_out: Path | None, quiet: bool) -> None:
     from blackpoker.sim.record import load_record
     from blackpoker.sim.replay import ReplayError
     from blackpoker.sim.replay import replay as replay_record
-    rules = _rules()
+    rules = _rules(definitions)
     try:
         record, src = load_record(file, rules)
     except DefinitionErrors as exc:
@@ -212,7 +239,7 @@ def replay(file: Path, scenario_out: Path | None, quiet: bool) -> None:
 def _write_scenario(rules: Rules, record: GameRecord, played: Replay, file: Path, out: Path, src: SourceFile) -> None:
     import tempfile
 
-    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.infra.fsutil import write_atomic
     from blackpoker.sim.replay import ReplayError, to_scenario
     from blackpoker.sim.scenario import load_scenario, run_scenario
     try:
@@ -250,17 +277,18 @@ def _write_scenario(rules: Rules, record: GameRecord, played: Replay, file: Path
               help="Worker processes (default: one per core, or BLACKPOKER_WORKERS).")
 @click.option("--scheduler", default=None, help="Run the games on the Dask cluster at this scheduler address "
                                                  "(e.g. tcp://10.0.0.5:8786) instead of local processes.")
+@definitions_option
 def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, out_dir: Path, workers: int | None,
-            scheduler: str | None) -> None:
+            scheduler: str | None, definitions: Path | None) -> None:
     """Play a balance study between two policies and write report.html (Japanese, with SVG plots), study.json,
     games.csv and actions.csv. The same seeds give the same report on any number of workers or a cluster."""
     from blackpoker.cli.common import definitions_folder
+    from blackpoker.infra.jobs import default_workers
     from blackpoker.pipeline.balance import ClusterError, run_dask, run_local, write_study
-    from blackpoker.pipeline.jobs import default_workers
     from blackpoker.sim.balance.study import regulation_ids, study_games
     from blackpoker.sim.frames import SetupError, check_regulation
     from blackpoker.sim.policies import parse_policy
-    rules = _rules()
+    rules = _rules(definitions)
     pair = tuple(p.strip() for p in policies.split(","))
     try:
         if len(pair) != 2:
@@ -292,7 +320,7 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_FAILED)
     else:
-        summaries = run_local(str(definitions_folder(None).resolve()), specs, workers or default_workers())
+        summaries = run_local(str(definitions_folder(definitions).resolve()), specs, workers or default_workers())
     meta = {"policies": list(pair), "games_per_regulation": games, "seed": seed,
             "regulations": list(regulations), "ruleset": rules.edition.version}
     try:

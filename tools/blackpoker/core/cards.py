@@ -74,6 +74,7 @@ class Card:
 
     @property
     def is_joker(self) -> bool:
+        """Jokers have no suit and no printed number, so every rule about suits or ranks asks this first."""
         return self.rank == JOKER
 
     @property

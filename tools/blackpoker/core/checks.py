@@ -16,18 +16,36 @@ from blackpoker.core.yamlsource import SourceFile
 Problem = tuple[m.Origin, str]
 Check = Callable[[m.Rules], Iterable[Problem]]
 CHECKS: list[Check] = []
+# What the simulator needs to read (target phrases, summoning wording): errors in an edition that declares itself
+# simulated (the default), warnings in one with ``simulated: false``, which is published all the same.
+SIMULATION_CHECKS: list[Check] = []
 
 
 def check(fn: Check) -> Check:
+    """Register a semantic check: every function so marked runs, in order, after the schema passed."""
     CHECKS.append(fn)
     return fn
 
 
+def simulation_check(fn: Check) -> Check:
+    SIMULATION_CHECKS.append(fn)
+    return fn
+
+
 def run_checks(rules: m.Rules, sources: dict[str, SourceFile]) -> Iterator[DefinitionError]:
+    """Every check's problems, located in the file and at the YAML path of the entry they concern."""
     by_name = {s.name: s for s in sources.values()}
-    for fn in CHECKS:
+    for fn in CHECKS + (SIMULATION_CHECKS if rules.edition.simulated else []):
         for origin, message in fn(rules):
             yield by_name[origin.file].error(origin.path, message)
+
+
+def simulation_warnings(rules: m.Rules) -> list[Problem]:
+    """The simulation checks' findings in an edition that is not simulated (none in one that is: there they are
+    errors)."""
+    if rules.edition.simulated:
+        return []
+    return [(origin, f"simulator: {message}") for fn in SIMULATION_CHECKS for origin, message in fn(rules)]
 
 
 def _entries(rules: m.Rules) -> Iterator[tuple[str, m.Action | m.Character | m.Fog | m.Trump]]:
@@ -41,6 +59,7 @@ def _entries(rules: m.Rules) -> Iterator[tuple[str, m.Action | m.Character | m.F
 
 @check
 def unique_ids(rules: m.Rules) -> Iterator[Problem]:
+    """Ids become anchors, URLs and simulator keys, so two entries of a kind must never share one."""
     for kind, entries in (("format", rules.formats), ("frame", rules.frames), ("action", rules.actions),
                           ("character", rules.characters), ("fog", rules.fogs), ("trump", rules.trumps),
                           ("ruling", rules.rulings)):
@@ -82,6 +101,8 @@ def _path(origin: m.Origin) -> str:
 
 @check
 def kinds_in_the_right_file(rules: m.Rules) -> Iterator[Problem]:
+    """Format actions and frame actions live in separate files; an entry in the wrong one would show in the wrong
+    list."""
     for a in rules.actions:
         in_frame_file = a.origin.file.endswith("frame-actions.yaml")
         if in_frame_file and a.formats:
@@ -94,6 +115,7 @@ def kinds_in_the_right_file(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def groups_are_declared(rules: m.Rules) -> Iterator[Problem]:
+    """The lists are laid out by group: an undeclared group would drop an entry from every list."""
     for a in rules.actions:
         groups = rules.frame_action_groups if a.is_frame_action else rules.action_groups
         if a.group not in groups:
@@ -102,6 +124,7 @@ def groups_are_declared(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def cost_letters_are_defined(rules: m.Rules) -> Iterator[Problem]:
+    """A cost letter the ruleset does not define could be neither printed nor paid by the simulator."""
     letters = {c.letter for c in rules.costs}
     for a in rules.actions:
         for i, letter in enumerate(a.cost):
@@ -111,6 +134,7 @@ def cost_letters_are_defined(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def labels_are_declared(rules: m.Rules) -> Iterator[Problem]:
+    """Labels are matched by name (key units, granted labels): a misspelt one would silently match nothing."""
     known = set(rules.labels)
     for c in rules.characters:
         for i, label in enumerate(c.labels):
@@ -126,6 +150,7 @@ def labels_are_declared(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def triggers_have_conditions(rules: m.Rules) -> Iterator[Problem]:
+    """A triggered action without a 誘発条件 could never fire, and a direct one with it contradicts itself."""
     for a in rules.actions:
         if a.trigger is m.Trigger.DIRECT and a.trigger_condition:
             yield a.origin.sub("trigger_condition"), "a direct action has no 誘発条件; remove it or make the trigger 'triggered'"
@@ -136,6 +161,7 @@ def triggers_have_conditions(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def key_card_fields(rules: m.Rules) -> Iterator[Problem]:
+    """The key card fields must describe one way to take the key, or the checks and the simulator disagree on it."""
     for a in rules.actions:
         if a.key_card and a.implicit_key:
             yield a.origin.sub("implicit_key"), "an action with a printed key_card needs no implicit_key"
@@ -180,6 +206,7 @@ def frames_list_their_entries(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def fogs_and_actions_agree(rules: m.Rules) -> Iterator[Problem]:
+    """A fog exists only through the action that places it: each must name the other, in both directions."""
     actions = {a.id: a for a in rules.actions}
     placed = {f.placed_by for f in rules.fogs}
     for f in rules.fogs:  # the loader has refused a placed_by that names no action
@@ -193,6 +220,7 @@ def fogs_and_actions_agree(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def trumps_and_soldier_actions_agree(rules: m.Rules) -> Iterator[Problem]:
+    """A 兵士起因 action is usable only while its trump is face up: the trump and the action must name each other."""
     actions = {a.id: a for a in rules.actions}
     enabled = Counter(t.enables for t in rules.trumps if t.enables)
     for t in rules.trumps:
@@ -212,15 +240,38 @@ def trumps_and_soldier_actions_agree(rules: m.Rules) -> Iterator[Problem]:
 
 
 @check
+def summons_exist(rules: m.Rules) -> Iterator[Problem]:
+    actions = {a.id for a in rules.actions}
+    for c in rules.characters:
+        for i, ref in enumerate(c.summoned_by):
+            if ref not in actions:
+                yield c.origin.sub("summoned_by", i), f"no action with id '{ref}'"
+
+
+@simulation_check
+def targets_known(rules: m.Rules) -> Iterator[Problem]:
+    """A 対象 text outside core/targets.py: the lists print it, the simulator cannot aim the action."""
+    from blackpoker.core.targets import TargetSyntaxError, parse_target
+    for a in rules.actions:
+        if a.target is not None and a.target_spec is None:
+            try:
+                parse_target(a.target)
+            except TargetSyntaxError as exc:
+                yield a.origin.sub("target"), str(exc)
+
+
+@simulation_check
 def characters_and_summons_agree(rules: m.Rules) -> Iterator[Problem]:
+    """A character enters play only through a summoning action: each side must name the other."""
     actions = {a.id: a for a in rules.actions}
     summoned = {ref for c in rules.characters for ref in c.summoned_by}
     for c in rules.characters:
+        if not c.summoned_by:
+            yield c.origin.sub("summoned_by"), f"no action summons '{c.name}'; expected the actions whose effect " \
+                f"makes a card {c.name} ('{c.name}として')"
         for i, ref in enumerate(c.summoned_by):
             action = actions.get(ref)
-            if action is None:
-                yield c.origin.sub("summoned_by", i), f"no action with id '{ref}'"
-            elif not re.search(f"{c.name}と(して|する)", "".join(m.iter_text(action.effect))):
+            if action is not None and not re.search(f"{c.name}と(して|する)", "".join(m.iter_text(action.effect))):
                 yield c.origin.sub("summoned_by", i), (f"the effect of '{ref}' does not make a card {c.name} "
                                                        f"('{c.name}として' or '{c.name}とする')")
     for a in rules.actions:
@@ -230,6 +281,7 @@ def characters_and_summons_agree(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def rulings_apply_to_something(rules: m.Rules) -> Iterator[Problem]:
+    """A ruling is shown where it applies; one that names nothing that exists would be shown nowhere."""
     from blackpoker.core.kinds import KIND
     for r in rules.rulings:
         for i, ref in enumerate(r.applies_to):
@@ -245,6 +297,8 @@ def rulings_apply_to_something(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def formats_are_nested(rules: m.Rules) -> Iterator[Problem]:
+    """Each format holds everything of the smaller ones (an entry of ライト is in every later format), unless
+    formats.yaml declares the exception: the lists and the simulator rely on it."""
     order = [f.id for f in rules.formats]
     excused = {(e.kind, e.id) for e in rules.nesting_exceptions}
     for kind, e in _entries(rules):
@@ -265,6 +319,8 @@ def formats_are_nested(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def frames_mention_only_their_formats(rules: m.Rules) -> Iterator[Problem]:
+    """A frame's setup text that names a format the frame is not played in is a copying mistake (unless a ruling
+    speaks of it)."""
     for frame in rules.frames:
         rulings = rules.rulings_for(f"frame:{frame.id}")
         for i, step in enumerate(frame.setup):
@@ -278,6 +334,7 @@ def frames_mention_only_their_formats(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def frame_zones_and_disclosure(rules: m.Rules) -> Iterator[Problem]:
+    """Every frame is played on the common zones, and its disclosure may only name zones it lays out."""
     common = [z.id for z in rules.zones if z.common]
     for frame in rules.frames:
         missing = [z for z in common if z not in frame.zones]
@@ -302,6 +359,8 @@ _COUNT = re.compile(r"(\d+)\s*枚")
 
 @check
 def deck_conditions_match_text(rules: m.Rules) -> Iterator[Problem]:
+    """The deck condition is stated twice, as text for readers and as cards for the simulator: the counts must
+    agree."""
     for frame in rules.frames:
         if not frame.deck:
             continue
@@ -348,6 +407,8 @@ def flows_are_connected(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def versions_are_ordered(rules: m.Rules) -> Iterator[Problem]:
+    """The change marks read an entry's history in order; a version out of order, or newer than the edition, is a
+    typo."""
     current = version_key(rules.edition.version)
     for _kind, e in _entries(rules):
         chain = ([e.introduced] if e.introduced else []) + list(e.updated)

@@ -29,6 +29,8 @@ class CardPattern(Frozen):
     same_rank: bool = False
 
     def allows(self, card: Card) -> bool:
+        """Whether one card may stand in this part of the key, before counts and same-suit/same-rank are checked
+        over the whole set."""
         if card.rank not in self.ranks:
             return False
         if self.suits is not None and card.suit not in self.suits:

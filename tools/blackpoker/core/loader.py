@@ -101,13 +101,14 @@ class _Builder:
             self.error(origin, f"key card '{text}' is not written canonically; expected '{canonical}'")
         return key
 
-    def target(self, text: str | None, origin: m.Origin) -> Any:
+    def target(self, text: str | None) -> Any:
+        """The structure of a target phrase, or None for a text outside the table (reported by the simulation
+        check ``targets_known``: an error in a simulated edition, a warning otherwise)."""
         if text is None:
             return None
         try:
             return parse_target(text)
-        except TargetSyntaxError as exc:
-            self.error(origin, str(exc))
+        except TargetSyntaxError:
             return None
 
 
@@ -143,10 +144,15 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {
 }
 
 
+# Fields the YAML may leave out that the model always has: an entry without a reading (an imported edition
+# whose official files give none) is shown without ruby and indexed by its name.
+_ABSENT: dict[str, Any] = {"reading": ""}
+
+
 def _entry(cls: type[_E], raw: dict[str, Any], **given: Any) -> _E:
     """A model entry from its YAML mapping, field by field: each field the YAML has, converted
-    (``_CONVERT``, lists to tuples); every other field from ``given`` or its default."""
-    values: dict[str, Any] = {}
+    (``_CONVERT``, lists to tuples); every other field from ``given``, ``_ABSENT`` or its default."""
+    values: dict[str, Any] = dict(_ABSENT)
     for f in dataclasses.fields(cls):
         if f.name in given:
             values[f.name] = given[f.name]
@@ -177,7 +183,7 @@ def _build_rules(b: _Builder) -> m.Rules:
             origin = b.origin(kind, "actions", i)
             actions.append(_entry(
                 m.Action, a, origin=origin, key=b.key(_opt(a, "key_card"), origin.sub("key_card")),
-                target_spec=b.target(_opt(a, "target"), origin.sub("target")), frames=frames_listing("actions", a["id"])))
+                target_spec=b.target(_opt(a, "target")), frames=frames_listing("actions", a["id"])))
 
     characters = []
     for i, c in enumerate(b.sources["characters"].data["characters"]):
@@ -209,8 +215,9 @@ def _build_rules(b: _Builder) -> m.Rules:
     for i, f in enumerate(b.sources["frames"].data["frames"]):
         deck = f.get("deck")
         frames.append(m.Frame(
-            id=f["id"], name=f["name"], reading=f["reading"], formats=tuple(f["formats"]), official_id=f.get("official_id"),
-            zones=tuple(f["zones"]), setup=tuple(f["setup"]), setup_continues=f["setup_continues"],
+            id=f["id"], name=f["name"], reading=f.get("reading", ""), formats=tuple(f["formats"]),
+            official_id=f.get("official_id"), zones=tuple(f["zones"]), setup=tuple(f.get("setup", ())),
+            setup_continues=f.get("setup_continues", ""),
             origin=b.origin("frames", "frames", i),
             deck=m.DeckCondition(deck["text"], tuple(deck.get("cards", ())), deck.get("min_cards")) if deck else None,
             actions=tuple(f.get("actions", ())), trumps=tuple(f.get("trumps", ())),
@@ -263,9 +270,9 @@ def check_rules(directory: Path | str = DEFINITIONS, *, extra_checks: tuple[Chec
                 warning_checks: tuple[Check, ...] = ()) -> Checked:
     """:func:`load_rules`, and ``warning_checks`` whose findings are located warnings rather than errors (what
     the simulator does not cover in an edition that is not simulated)."""
+    from blackpoker.core.checks import simulation_warnings
     rules = load_rules(directory, extra_checks=extra_checks)
-    if not warning_checks:
-        return Checked(rules)
+    warning_checks = (simulation_warnings, *warning_checks)
     directory = Path(directory)
     by_name = {display_path(directory, f.name): f for f in FILES}
     sources: dict[str, SourceFile] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from blackpoker.core.errors import PathPart
 from blackpoker.core.keycard import KeyCondition
@@ -18,6 +18,7 @@ class Trigger(str, Enum):
 
     @property
     def label(self) -> str:
+        """The Japanese word a reader sees; the value stays the schema's English key."""
         return {"direct": "直接", "triggered": "誘発"}[self.value]
 
 
@@ -27,6 +28,7 @@ class Speed(str, Enum):
 
     @property
     def label(self) -> str:
+        """The Japanese word a reader sees; the value stays the schema's English key."""
         return {"instant": "即時", "normal": "通常"}[self.value]
 
 
@@ -36,6 +38,7 @@ class Timing(str, Enum):
 
     @property
     def label(self) -> str:
+        """The Japanese word a reader sees; the value stays the schema's English key."""
         return {"main": "メイン", "quick": "クイック"}[self.value]
 
 
@@ -47,6 +50,7 @@ class Origin:
     path: tuple[PathPart, ...]
 
     def sub(self, *parts: PathPart) -> Origin:
+        """The origin of a field inside this entry, so a check can point at the exact line of the problem."""
         return Origin(self.file, self.path + parts)
 
 
@@ -219,6 +223,7 @@ class Action:
 
     @property
     def is_frame_action(self) -> bool:
+        """Frame actions are the ones some frame lists; they have no formats of their own."""
         return bool(self.frames)
 
     @property
@@ -228,6 +233,7 @@ class Action:
 
     @property
     def cost_text(self) -> str:
+        """The cost as the lists print it (``BDS``), one letter per cost paid."""
         return "".join(self.cost)
 
 
@@ -405,6 +411,13 @@ class Rules:
     trump_about: TrumpAbout | None = None
     # (kind, id) → the entry, an instance of that kind's class (the lookups below cast to it)
     _index: dict[tuple[str, str], object] = field(default_factory=dict, compare=False, repr=False)
+    # Tables a reader derives from this ruleset once, by the function that makes them (the simulator's request
+    # plans and look-ups: blackpoker.sim.lookup.derived): they live and die with the ruleset, with no global cache
+    # keyed by id() to hold or evict them. Never compared, copied by dataclasses.replace, or pickled.
+    derived: dict[object, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "derived": {}}
 
     def __post_init__(self) -> None:
         for kind, entries in (("format", self.formats), ("frame", self.frames), ("action", self.actions),
@@ -414,21 +427,28 @@ class Rules:
 
     # lookups -----------------------------------------------------------------------------------
     def action(self, id: str) -> Action:
+        """The action with this id (KeyError naming the id otherwise): ids are how scenarios, rulings and the
+        simulator refer to entries."""
         return cast(Action, self._get("action", id))
 
     def character(self, id: str) -> Character:
+        """The character with this id (KeyError naming the id otherwise)."""
         return cast(Character, self._get("character", id))
 
     def fog(self, id: str) -> Fog:
+        """The fog with this id (KeyError naming the id otherwise)."""
         return cast(Fog, self._get("fog", id))
 
     def trump(self, id: str) -> Trump:
+        """The trump with this id (KeyError naming the id otherwise)."""
         return cast(Trump, self._get("trump", id))
 
     def frame(self, id: str) -> Frame:
+        """The frame with this id (KeyError naming the id otherwise)."""
         return cast(Frame, self._get("frame", id))
 
     def ruling(self, id: str) -> Ruling:
+        """The ruling with this id (KeyError naming the id otherwise)."""
         return cast(Ruling, self._get("ruling", id))
 
     def rulings_for(self, ref: str) -> tuple[Ruling, ...]:
@@ -436,18 +456,22 @@ class Rules:
         return tuple(r for r in self.rulings if ref in r.applies_to)
 
     def format(self, id: str) -> Format:
+        """The format with this id (KeyError naming the id otherwise)."""
         return cast(Format, self._get("format", id))
 
     def flow(self, id: str) -> Flow:
+        """A flow chart of chapter 6 by id, which the rulebook draws from these steps rather than from a picture."""
         try:
             return next(f for f in self.flows if f.id == id)
         except StopIteration:
             raise KeyError(f"no flow with id '{id}'") from None
 
     def zone(self, id: str) -> Zone:
+        """A zone by id, for its Japanese name and whether every frame lays it out."""
         return next(z for z in self.zones if z.id == id)
 
     def cost_type(self, letter: str) -> CostType:
+        """A cost by its letter, for the Japanese name and the explanation the lists print."""
         return next(c for c in self.costs if c.letter == letter)
 
     def _get(self, kind: str, id: str) -> object:
@@ -466,30 +490,38 @@ class Rules:
     # views --------------------------------------------------------------------------------------
     @property
     def format_actions(self) -> tuple[Action, ...]:
+        """The actions of the action list proper (4.3.1), without the frames' own."""
         return tuple(a for a in self.actions if not a.is_frame_action)
 
     @property
     def frame_actions(self) -> tuple[Action, ...]:
+        """The frames' own actions (5.3.2), listed apart from the format actions."""
         return tuple(a for a in self.actions if a.is_frame_action)
 
     @property
     def format_fogs(self) -> tuple[Fog, ...]:
+        """The fogs of the formats (4.3.3), listed apart from the frames' (5.3.3)."""
         return tuple(f for f in self.fogs if f.formats)
 
     @property
     def frame_fogs(self) -> tuple[Fog, ...]:
+        """The fogs that only frames bring (5.3.3)."""
         return tuple(f for f in self.fogs if f.frames)
 
     def actions_in_format(self, format_id: str) -> tuple[Action, ...]:
+        """A format's list: what a player of that format may request (4.3.1)."""
         return tuple(a for a in self.actions if format_id in a.formats)
 
     def characters_in_format(self, format_id: str) -> tuple[Character, ...]:
+        """The characters a format allows (4.3.2)."""
         return tuple(c for c in self.characters if format_id in c.formats)
 
     def fogs_in_format(self, format_id: str) -> tuple[Fog, ...]:
+        """The fogs a format allows (4.3.3)."""
         return tuple(f for f in self.fogs if format_id in f.formats)
 
     def frames_for_format(self, format_id: str) -> tuple[Frame, ...]:
+        """The frames Table 3.1 allows with a format, for the regulations the simulator plays."""
         return tuple(f for f in self.frames if format_id in f.formats)
 
     def is_changed(self, entry: Entry) -> bool:

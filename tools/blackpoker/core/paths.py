@@ -1,13 +1,15 @@
 """Where the project's files are: the one module that knows, for a checkout and an installed package alike.
 
-The data the tool reads (JSON Schemas, Jinja templates, the rulebook's Sphinx source and the verified
-scenarios) is package data under ``blackpoker/data/`` and is found with :mod:`importlib.resources`. In a
-checkout those four folders are symbolic links to the repository's ``schemas/``, ``templates/``,
-``source/`` and ``scenarios/`` (the paths editors and maintainers use); building a wheel or an sdist copies
-the files they point at. Paths are resolved, so a checkout sees the repository folders themselves.
+The data the tool reads (the v8.1 definitions, JSON Schemas, Jinja templates, the rulebook's Sphinx source
+and the verified scenarios) is package data under ``blackpoker/data/`` and is found with
+:mod:`importlib.resources`. In a checkout those five folders are symbolic links to the repository's
+``definitions/``, ``schemas/``, ``templates/``, ``source/`` and ``scenarios/`` (the paths editors and
+maintainers use); building a wheel or an sdist copies the files they point at. Paths are resolved, so a
+checkout sees the repository folders themselves.
 
-The definitions are not package data: they are whatever folder the user names (default ``definitions/``
-of the checkout, or of the current folder for an installed tool).
+The definitions a command reads are whatever folder the user names, else ``definitions/`` of the current
+folder, else these packaged ones (:data:`DEFINITIONS`: the checkout's ``definitions/``, or v8.1 as the wheel
+carries it, which ``blackpoker init`` copies into a new rules project).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ def _data(name: str) -> Path:
     return folder.resolve()
 
 
+DEFINITIONS = _data("definitions")
 SCHEMAS = _data("schemas")
 TEMPLATES = _data("templates")
 SOURCE = _data("source")
@@ -34,9 +37,8 @@ SCENARIOS = _data("scenarios")
 # The repository around the package, when running from a checkout (editable install).
 ROOT = PACKAGE.parents[1]
 CHECKOUT = (ROOT / "pyproject.toml").is_file() and (ROOT / "tools" / "blackpoker").resolve() == PACKAGE
-DEFINITIONS = ROOT / "definitions" if CHECKOUT else Path("definitions")
 
-_DATA_FOLDERS = {"schemas": SCHEMAS, "templates": TEMPLATES, "source": SOURCE, "scenarios": SCENARIOS}
+_DATA_FOLDERS = {"definitions": DEFINITIONS, "schemas": SCHEMAS, "templates": TEMPLATES, "source": SOURCE, "scenarios": SCENARIOS}
 
 
 def build_input(name: str) -> Path | None:

@@ -6,6 +6,8 @@ from blackpoker.core.model import Rules
 
 
 def summary(rules: Rules) -> str:
+    """The one line ``blackpoker check`` prints on success: what was loaded, so a maintainer sees that nothing went
+    missing."""
     kinds = (f"{len(rules.frames)} frames, {len(rules.actions)} actions "
              f"({len(rules.format_actions)} format + {len(rules.frame_actions)} frame), "
              f"{len(rules.characters)} characters, {len(rules.fogs)} fogs, {len(rules.trumps)} trumps, "

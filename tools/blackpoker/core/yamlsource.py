@@ -53,6 +53,7 @@ class SourceFile:
             probe = probe[:-1]
 
     def error(self, path: tuple[PathPart, ...], message: str, *, key: bool = False) -> DefinitionError:
+        """A located error at a YAML path of this file: every problem a user sees names its file, line and column."""
         line, column = self.locate(path, key=key)
         return DefinitionError(self.name, line, column, tuple(path), message)
 
@@ -117,6 +118,24 @@ def _build(node: yaml.Node, path: tuple[PathPart, ...], src: SourceFile, loader:
     return loader.construct_object(node, deep=True)
 
 
+def _open_quote(text: str, problem: yaml.Mark | None) -> tuple[int, int, int] | None:
+    """The last quoted value before a parser error that spans lines (start line, column, end line): most often
+    a quote left open that a later quote closed. None when there is none (the error is where the parser says)."""
+    if problem is None:
+        return None
+    found = None
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if token.start_mark.index >= problem.index:
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"') \
+                    and token.end_mark.line > token.start_mark.line:
+                found = (token.start_mark.line, token.start_mark.column, token.end_mark.line)
+    except yaml.YAMLError:
+        pass
+    return found
+
+
 MAX_BYTES = 10 * 2**20  # one input file; the largest definitions file is about 40 KB
 
 
@@ -166,11 +185,21 @@ def parse_yaml(path: Path, display_name: str, folder: Path | None = None) -> tup
             return None, [DefinitionError(display_name, 1, 1, (), "the file is empty; expected a mapping")]
         src.data = _build(node, (), src, loader, problems)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        # a token the scanner could not finish (an unclosed quote, a key without ':') is reported where it
+        # starts, with where the scanner gave up; a parser error where the structure broke
+        start = exc.context_mark if isinstance(exc, yaml.scanner.ScannerError) else None
+        mark = start or exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         what = exc.problem or "invalid YAML"
         if exc.context:
             what = f"{exc.context}: {what}" if exc.problem else exc.context
+        if start is not None and exc.problem_mark is not None and exc.problem_mark.line != start.line:
+            what += f" (at line {exc.problem_mark.line + 1}, column {exc.problem_mark.column + 1})"
+        opened = _open_quote(text, exc.problem_mark) if start is None else None
+        if opened is not None:  # a quote left open ran on to a later quote, where the structure broke
+            line, column = opened[0] + 1, opened[1] + 1
+            what = (f"the quoted value that starts here runs on to line {opened[2] + 1}: an unclosed quote? "
+                    f"(there: {what})")
         return None, [DefinitionError(display_name, line, column, (), f"YAML syntax error: {what}")]
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, a control character)
         # libyaml counts bytes of the UTF-8 text, the pure-Python reader characters

@@ -126,6 +126,7 @@ def read_versions(text: str) -> tuple[list[str], list[Normalised]]:
 
 
 def write_versions(versions: tuple[str, ...]) -> str:
+    """The official files list versions comma-separated; the import reads them back with any spacing."""
     return ", ".join(versions)
 
 
@@ -146,6 +147,7 @@ def read_formats(text: str) -> tuple[list[str], Normalised | None]:
 
 
 def write_formats(formats: tuple[str, ...]) -> str:
+    """The official comma form, always in format order, so a round trip gives the same text."""
     return ",".join(f for f in FORMAT_ORDER if f in formats)
 
 
@@ -166,18 +168,22 @@ def read_bullets(text: str, marks: str = "・") -> list[str]:
 
 
 def write_bullets(items: list[str], mark: str = "・") -> str:
+    """Back to the official bullet text: ``・`` lists as act.yaml writes them, other marks with a space as frame.yaml
+    does."""
     return "\n".join(f"{mark}{item}" if mark == "・" else f"{mark} {item}" for item in items)
 
 
 # --- key cards ------------------------------------------------------------------------------------
 
 _OFFICIAL_GLYPHS = str.maketrans({"〜": "~", "～": "~", "♢": "◇", "♦": "◇", "♥": "♡"})
+_WIDE_DIGITS = str.maketrans({chr(0xFF10 + i): str(i) for i in range(10)})
 
 
 def read_key_card(text: str) -> tuple[str, Normalised | None]:
     """The official key-card text respaced to our canonical form (``♠A〜10 を 2枚`` → ``♠A~10 を2枚``): it must
     read the same, so only spaces and glyphs may change."""
-    glyphs = text.strip().translate(_OFFICIAL_GLYPHS)
+    narrow = text.strip().translate(_WIDE_DIGITS)
+    glyphs = narrow.translate(_OFFICIAL_GLYPHS)
     spaced = re.sub(r"\s*を\s*", " を", re.sub(r"\s*と\s*", " と ", glyphs))
     spaced = re.sub(r"同じ(スート|数字) を", r"同じ\1を", re.sub(r"同じスートの\s*", "同じスートの ", spaced))
     spaced = re.sub(r"全て\s*[(（]裏向き[)）]", "全て (裏向き)", spaced)
@@ -193,7 +199,8 @@ def read_key_card(text: str) -> tuple[str, Normalised | None]:
     if re.sub(r"\s", "", canonical) != re.sub(r"\s", "", glyphs):
         raise Unmappable(f"key card '{text}' is written differently from the canonical '{canonical}'; "
                          f"write it as '{to_official_key(canonical)}'")
-    return canonical, (Normalised(text, canonical, "key card respaced") if canonical != text else None)
+    what = "key card with half-width digits" if narrow != text.strip() else "key card respaced"
+    return canonical, (Normalised(text, canonical, what) if canonical != text else None)
 
 
 def to_official_key(text: str) -> str:
@@ -204,6 +211,8 @@ def to_official_key(text: str) -> str:
 # --- costs, notes, labels ------------------------------------------------------------------------
 
 def read_cost(text: str) -> list[str]:
+    """``actCost`` letters, one per payment; anything else is refused here, with the expected form, rather than
+    later as a vague schema error."""
     letters = [c for c in text if not c.isspace()]
     bad = [c for c in letters if c not in COST_LETTERS]
     if bad or not letters:
@@ -236,15 +245,19 @@ def read_labels(text: str) -> list[str | dict[str, str]]:
 
 
 def write_labels(labels: list[tuple[str, str | None]]) -> str:
+    """``charLabel``: a conditional label keeps its condition in full-width brackets, as the official files write
+    it."""
     return ", ".join(f"{name}（{condition}）" if condition else name for name, condition in labels)
 
 
 _ABILITY = re.compile(r"^【(?P<name>[^】]+)】\s*(?P<text>.+)$", re.S)
+# 「魔力増加（このキャラクターが場にいる間、…）」: a short name (no sentence mark) with its text in brackets
+_ABILITY_BRACKETED = re.compile(r"^(?P<name>[^（(【。、\s]{1,16})[（(](?P<text>.+)[）)]$", re.S)
 
 
 def read_abilities(text: str) -> list[str | dict[str, str]]:
-    """charAbility: one ability per ``・`` line (a line without it continues the one above); ``【name】text`` is a
-    named ability."""
+    """charAbility: one ability per ``・`` line (a line without it continues the one above); ``【name】text`` and
+    ``name（text）`` are named abilities."""
     items: list[str] = []
     for line in text.strip().splitlines():
         if line.startswith("・") or not items:
@@ -253,10 +266,11 @@ def read_abilities(text: str) -> list[str | dict[str, str]]:
             items[-1] += "\n" + line.strip()
     out: list[str | dict[str, str]] = []
     for item in items:
-        match = _ABILITY.match(item)
+        match = _ABILITY.match(item) or _ABILITY_BRACKETED.match(item)
         out.append({"name": match["name"], "text": match["text"]} if match else item)
     return out
 
 
 def write_abilities(abilities: list[tuple[str, str]]) -> str:
+    """``charAbility``/``trumpAbility``: one ``・`` line per ability, a named one as ``【name】text``."""
     return "\n".join(f"・【{name}】{text}" if name else f"・{text}" for name, text in abilities)

@@ -9,16 +9,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from blackpoker.core import model as m
 from blackpoker.core.kinds import official_id
+from blackpoker.core.loader import load_rules
 from blackpoker.official import convert as cv
-from blackpoker.official.importer import write_access, write_deck
+from blackpoker.official.fields import ACTION_FIELDS, CHARACTER_FIELDS, FOG_FIELDS, FRAME_FIELDS, TRUMP_FIELDS
+from blackpoker.official.frame_entries import write_access, write_deck, write_start
 from blackpoker.official.markup import write_effect
 from blackpoker.official.reader import ACT, ACT_FRAME, FRAME, VERSION
+from blackpoker.official.splice import entries, splice
 from blackpoker.official.yamltext import dump
+
+SOURCE = "official-source"  # beside the definitions an import writes: the official files it read, as they were
+SNAPSHOT = "definitions"  # in it: the definitions as imported, to tell what changed since
+FIELD_ORDER = {"actId": ACTION_FIELDS, "charId": CHARACTER_FIELDS, "fogId": FOG_FIELDS, "trumpId": TRUMP_FIELDS,
+               "frameId": FRAME_FIELDS}
 
 
 def _header(rules: m.Rules, name: str, kept: dict[str, dict[str, str]]) -> dict[str, str]:
@@ -53,10 +61,12 @@ def _where(entry: m.Action | m.Character | m.Fog | m.Trump, rules: m.Rules) -> d
 
 
 def _identity(entry: m.Action | m.Character | m.Fog | m.Trump, prefix: str) -> dict[str, str]:
-    return {f"{prefix}Name": entry.name, "ruby": entry.reading, f"{prefix}Id": official_id(entry)}
+    ruby = {"ruby": entry.reading} if entry.reading else {}
+    return {f"{prefix}Name": entry.name, **ruby, f"{prefix}Id": official_id(entry)}
 
 
 def action(a: m.Action, rules: m.Rules) -> dict[str, Any]:
+    """One action in the official layout and field order; the optional fields only when the entry has them."""
     out: dict[str, Any] = {**_where(a, rules), **_identity(a, "act"), "actType": a.category,
                            "actTrigger": a.trigger.label, "actSpeed": a.speed.label, "actTime": a.timing.label}
     if a.key_unit:
@@ -79,6 +89,7 @@ def action(a: m.Action, rules: m.Rules) -> dict[str, Any]:
 
 
 def character(c: m.Character, rules: m.Rules) -> dict[str, Any]:
+    """One character in the official layout and field order."""
     out: dict[str, Any] = {**_where(c, rules), **_identity(c, "char"), "charType": c.category,
                            "charKey": cv.to_official_key(c.key_card)}
     if c.size:
@@ -93,6 +104,7 @@ def character(c: m.Character, rules: m.Rules) -> dict[str, Any]:
 
 
 def fog(f: m.Fog, rules: m.Rules) -> dict[str, Any]:
+    """One fog in the official layout and field order."""
     out: dict[str, Any] = {**_where(f, rules), **_identity(f, "fog"), "fogType": f.category,
                            "fogKey": cv.to_official_key(f.key_card)}
     if f.target:
@@ -102,6 +114,7 @@ def fog(f: m.Fog, rules: m.Rules) -> dict[str, Any]:
 
 
 def trump(t: m.Trump, rules: m.Rules) -> dict[str, Any]:
+    """One trump in the official layout and field order (its picture by file name)."""
     out: dict[str, Any] = {**_where(t, rules), **_identity(t, "trump"), "trumpType": t.category,
                            "trumpKey": cv.to_official_key(t.key_card), "trumpAbility": t.ability}
     if t.grants_label:
@@ -118,15 +131,18 @@ def picture_name(picture: m.Picture) -> str:
 
 
 def frame(f: m.Frame, rules: m.Rules) -> dict[str, Any]:
+    """One frame.yaml entry; the ruby is written only where it is not what the name reads as, as the import derives
+    it again."""
     out: dict[str, Any] = {"name": f.name}
-    if cv.default_reading(f.name) != f.reading:
+    if f.reading and cv.default_reading(f.name) != f.reading:
         out["ruby"] = f.reading
     if f.image:
         out["image"] = picture_name(f.image)
     out.update(frameId=official_id(f), format=cv.write_formats(f.formats))
     if f.deck:
         out["deck"] = write_deck(f.deck.text, f.deck.cards) if f.deck.cards else f.deck.text
-    out["start"] = "\n".join([f"* {step}" for step in f.setup] + ["", f.setup_continues])
+    if f.setup:
+        out["start"] = write_start(f.setup, f.setup_continues)
     if f.actions:
         out["actionList"] = cv.write_bullets([rules.action(a).name for a in f.actions], "*")
     if f.disclosure:
@@ -145,8 +161,37 @@ def _groups(entries: Iterable[Any], group_of: Any, order: Iterable[str] = ()) ->
     return [(g, items) for g, items in groups.items() if items]
 
 
-def export_official(rules: m.Rules) -> dict[str, str | bytes]:
-    """The official files' texts by path (pictures under images/ as bytes)."""
+def export_official(rules: m.Rules, source: Path | None = None) -> dict[str, str | bytes]:
+    """The official files' texts by path (pictures under images/ as bytes). With ``source`` (the folder the
+    import keeps beside the definitions, ``official-source/``), each file the import read is written as it was,
+    with only the values that changed since edited in place (see splice.py)."""
+    data = official_data(rules)
+    out: dict[str, str | bytes] = {name: _text(name, value) for name, value in data.items()}
+    if source is not None and (source / SNAPSHOT).is_dir():
+        old = official_data(load_rules(source / SNAPSHOT))
+        old_all = {ident: entry for value in old.values() for _g, ident, entry in entries(value)}
+        new_all = {ident: entry for value in data.values() for _g, ident, entry in entries(value)}
+        for name in (ACT, ACT_FRAME, FRAME, VERSION):
+            path = source / name
+            if not path.is_file():
+                continue
+            original = path.read_bytes().decode("utf-8")
+            if name == VERSION:
+                out[name] = original if old[name] == data[name] else out[name]
+            else:
+                out[name] = splice(original, old[name], data[name], FIELD_ORDER, old_all, new_all)
+    for picture in [t.image for t in rules.trumps] + [f.image for f in rules.frames]:
+        if picture is not None:
+            out[picture.path] = picture.data
+    return out
+
+
+def _text(name: str, data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n" if name == VERSION else dump(data)
+
+
+def official_data(rules: m.Rules) -> dict[str, dict[str, Any]]:
+    """The official files' data by file name."""
     kept = {name: dict(fields) for name, fields in rules.edition.official}
     in_formats = [c for c in rules.characters if c.formats], [f for f in rules.fogs if f.formats]
     in_frames = [c for c in rules.characters if c.frames], [f for f in rules.fogs if f.frames]
@@ -179,10 +224,4 @@ def export_official(rules: m.Rules) -> dict[str, str | bytes]:
                                   for g, items in _groups(rules.trumps, lambda t: t.group)]
     frames = {"data": {k: v for k, v in _header(rules, "frame", kept).items() if k != "id" or "frame" in kept},
               "frames": [frame(f, rules) for f in rules.frames]}
-    version = _header(rules, "version", kept)
-    out: dict[str, str | bytes] = {ACT: dump(act), ACT_FRAME: dump(act_frame), FRAME: dump(frames),
-                                   VERSION: json.dumps(version, ensure_ascii=False, indent=2) + "\n"}
-    for picture in [t.image for t in rules.trumps] + [f.image for f in rules.frames]:
-        if picture is not None:
-            out[picture.path] = picture.data
-    return out
+    return {ACT: act, ACT_FRAME: act_frame, FRAME: frames, VERSION: _header(rules, "version", kept)}

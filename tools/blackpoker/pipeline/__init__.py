@@ -1,1 +1,1 @@
-"""The build: its steps, the worker pool, the step cache, atomic file writing and the live preview."""
+"""The build and its steps, the Sphinx runner, the balance study's runs and the live preview: the top layer under the command line."""

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.core.model import Rules
-from blackpoker.pipeline.fsutil import write_atomic
-from blackpoker.pipeline.jobs import process_pool, stop_pool
+from blackpoker.infra.fsutil import write_atomic
+from blackpoker.infra.jobs import process_pool, stop_pool
 from blackpoker.sim.balance.stats import summarize
 from blackpoker.sim.balance.study import GameSpec, chunks, play_chunk, play_games, same_rules
 from blackpoker.sim.match import GameSummary

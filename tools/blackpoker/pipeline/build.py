@@ -33,14 +33,15 @@ from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import definition_files, load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import SCENARIOS, existing_inputs
-from blackpoker.pipeline.cache import StepCache, fingerprint
+from blackpoker.infra.cache import StepCache, fingerprint
+from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.pipeline.code import code_closure
-from blackpoker.pipeline.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.render.actionlist.help import HELP_SOURCES
-from blackpoker.sim.engine import coverage_problems, coverage_warnings
+from blackpoker.sim.gaps import coverage_problems
+from blackpoker.sim.playable import unplayable
 
 if TYPE_CHECKING:
-    from blackpoker.pipeline.jobs import Scheduler
+    from blackpoker.infra.jobs import Scheduler
 
 
 MARKER = ".blackpoker-site"  # written into every site the build publishes: only such a folder is ever replaced
@@ -120,7 +121,7 @@ class Step:
 
 def _export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     from blackpoker.core.export import export_json
-    from blackpoker.pipeline.fsutil import write_atomic
+    from blackpoker.infra.fsutil import write_atomic
     target = staging / "blackpoker-rules.json"
     write_atomic(target, export_json(load_rules(definitions)))
     return [target], ""
@@ -138,9 +139,9 @@ def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[li
 
 
 def _rulebook(definitions: Path, staging: Path, context: Context) -> tuple[list[Path], str, list[str]]:
+    from blackpoker.pipeline.rulebook import build_rulebook
     from blackpoker.render.officialpaths import copy_moved_pdfs
     from blackpoker.render.pdfparts import PartCache
-    from blackpoker.render.rulebook import build_rulebook
     used: list[str] = []
     step = next(s for s in STEPS if s.name == "rulebook")
     files = build_rulebook(definitions, staging, pdf=True, work_dir=context.work / "rulebook",
@@ -195,7 +196,7 @@ def _pdf_pages(files: list[Path]) -> str:
     return f"{len(pdfs)} PDFs, {pages} pages" if pdfs else ""
 
 
-LOADING = ("blackpoker.core.loader", "blackpoker.pipeline.fsutil", "blackpoker.pipeline.cache")
+LOADING = ("blackpoker.core.loader", "blackpoker.infra.fsutil", "blackpoker.infra.cache")
 STEPS: tuple[Step, ...] = (
     Step("export", "JSON export", _export, code=(*LOADING, "blackpoker.core.export")),
     Step("scenarios", "verified scenarios", _scenarios, ("scenarios",), code=(*LOADING, "blackpoker.sim.scenario"),
@@ -206,7 +207,7 @@ STEPS: tuple[Step, ...] = (
     # its single page heads the longest chain of work
     # (the site's icon and logo is the action lists' mark: conf.py names it)
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios", "templates/actionlist/static/bp-mark.svg"),
-         code=(*LOADING, "blackpoker.render.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
+         code=(*LOADING, "blackpoker.pipeline.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
          pipeline=_rulebook, lead=True),
     Step("official-paths", "the official site's paths", _official_paths,
          code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
@@ -224,7 +225,7 @@ def step_key(step: Step, definitions: Path, rules: Rules) -> str:
     """Everything a step's output depends on: definitions (or, for a step that shows no prose, the ruleset
     without it), code, schemas, its own inputs, the toolchain (versions, fonts), environment knobs."""
     from blackpoker.core.export import rules_digest
-    from blackpoker.pipeline.toolchain import toolchain
+    from blackpoker.infra.toolchain import toolchain
     roots = (_definition_files(definitions) if step.prose else []) + _roots(step)
     content = "" if step.prose else rules_digest(rules, prose=False)
     return fingerprint(roots, step.name, content, toolchain(), os.environ.get("SOURCE_DATE_EPOCH", ""))
@@ -233,7 +234,7 @@ def step_key(step: Step, definitions: Path, rules: Rules) -> str:
 def kept_state_key(step: Step) -> str:
     """What a step's state kept between builds (the rulebook's Sphinx environment) depends on but cannot
     follow itself: the step's inputs except the definitions and the documents (``.md``), which Sphinx tracks."""
-    from blackpoker.pipeline.toolchain import toolchain
+    from blackpoker.infra.toolchain import toolchain
     return fingerprint(_roots(step), step.name, toolchain(), skip_suffixes=(".md",))
 
 
@@ -292,6 +293,24 @@ class BuildReport:
         return sum(1 for _ in self.out.rglob("*") if _.is_file() and _.name != MARKER)
 
 
+def _not_simulated(rules: Rules) -> str:
+    """What the build publishes but the simulator does not play, counted by kind (an edition with simulated:
+    false), e.g. "; not simulated: 46 actions without an effect, 10 triggers …"."""
+    gaps = unplayable(rules) if not rules.edition.simulated else {}
+    if not gaps:
+        return ""
+    names = {"no effect": ("action", " without an effect"), "trigger": ("trigger", ""),
+             "activation condition": ("activation condition", ""), "target": ("target", ""),
+             "label condition": ("label condition", ""),
+             "summoning": ("summoning action", " without a character"), "frame setup": ("frame setup", ""), "zone": ("zone", "")}
+
+    def counted(kind: str, n: int) -> str:
+        noun, rest = names.get(kind, (kind, ""))
+        return f"{n} {noun}{'s' if n != 1 else ''}{rest}"
+    counts = ", ".join(counted(kind, len(set(ids))) for kind, ids in gaps.items())
+    return f"; not simulated: {counts} (simulated: false; `blackpoker check` lists them)"
+
+
 def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
           jobs: int | None = None, cache_dir: Path | None = None) -> BuildReport:
     """Build everything from ``definitions`` into ``out``; raise BuildError or DefinitionErrors on failure.
@@ -299,15 +318,14 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     One build at a time per output folder: a second one waits for the first (see locks.py). Builds of other
     output folders may run at the same time and share the cache.
     """
-    from blackpoker.pipeline.locks import CacheLease, output_lock
+    from blackpoker.infra.locks import CacheLease, output_lock
 
     start = time.perf_counter()
     # fail fast, before any file is touched; the build plays the scenarios, so the simulator must cover the rules
     rules = load_rules(definitions, extra_checks=(coverage_problems,))
     _check_rulebook_refs(rules)
-    gaps = len(coverage_warnings(rules))
     progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions"
-             + (f"; {gaps} not simulated (simulated: false; `blackpoker check` lists them)" if gaps else ""))
+             + _not_simulated(rules))
 
     out = out.resolve()
     check_output(out, definitions)
@@ -357,7 +375,7 @@ def _clean_cache(cache_root: Path, out: Path) -> None:
 def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progress: Callable[[str], None],
            jobs: int | None) -> BuildReport:
     """The build proper, holding the output folder's lock and a shared hold on the cache."""
-    from blackpoker.pipeline.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
+    from blackpoker.infra.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
 
     _remove_leftovers(out)
     scratch = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.build-"))  # beside out: one file system

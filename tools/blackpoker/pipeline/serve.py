@@ -22,8 +22,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from blackpoker.infra.cache import fingerprint
 from blackpoker.pipeline.build import build_inputs
-from blackpoker.pipeline.cache import fingerprint
 
 RELOAD_SNIPPET = b"""<script>(function(){var v=null;setInterval(function(){fetch('/__build').then(function(r){
 return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload()}v=t}).catch(function(){})},1000)})();</script>"""

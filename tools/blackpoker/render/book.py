@@ -20,8 +20,22 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from blackpoker.pipeline.jobs import URGENT, Runner, done, results
-from blackpoker.render.pdfparts import Part, PartCache, PartInfo, Stamp, css_string, digest, engine_version, join, part_key, render_part
+from blackpoker.infra.fsutil import write_atomic
+from blackpoker.infra.jobs import URGENT, Runner, done, results
+from blackpoker.render.pdfparts import (
+    Part,
+    PartCache,
+    PartInfo,
+    Stamp,
+    css_string,
+    digest,
+    engine_version,
+    join,
+    layout,
+    part_key,
+    relative_links,
+    render_part,
+)
 
 _MARKER = re.compile(r'<span id="document-([^"]+)"></span>')
 _SECTION_TAG = re.compile(r"<(/?)section\b")
@@ -239,3 +253,9 @@ def join_book(parts: list[Part], target: Path, folio: Part, front_pages: int, bo
     total = sum(p.info.pages for p in parts)
     return join(parts, target, stamps=[Stamp(n, folio, n, 0.0, 0.0) for n in range(front_pages, total)],
                 impositions=[(booklet, "book-booklet")] if booklet is not None else ())
+
+
+def render_pdf(html: Path, pdf: Path) -> None:
+    """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
+    base = html.parent.resolve().as_uri() + "/"
+    write_atomic(pdf, relative_links(layout(html.read_text(encoding="utf-8"), base).write_pdf(), base))

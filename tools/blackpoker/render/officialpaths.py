@@ -20,7 +20,7 @@ from pathlib import Path
 
 from blackpoker.core.kinds import anchor, named_entries, official_anchors, rulebook_page
 from blackpoker.core.model import Rules
-from blackpoker.pipeline.fsutil import write_atomic
+from blackpoker.infra.fsutil import write_atomic
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blackpoker.pipeline.fsutil import write_atomic
+from blackpoker.infra.fsutil import write_atomic
 
 if TYPE_CHECKING:
     from pypdf import PdfWriter
@@ -116,7 +116,7 @@ def part_key(kind: str, *values: str | bytes) -> str:
 def engine_version() -> str:
     """What changes the bytes of a rendered part besides its content: the recipe, the toolchain (versions and
     installed fonts)."""
-    from blackpoker.pipeline.toolchain import toolchain
+    from blackpoker.infra.toolchain import toolchain
     return f"{RECIPE} {toolchain()}"
 
 

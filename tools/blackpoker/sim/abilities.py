@@ -6,12 +6,13 @@ each scope by timestamp, so a size can never be added twice (6.4.2 適用タイ�
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules, Trump
 from blackpoker.sim import lookup
-from blackpoker.sim.state import Character, GameState, Modifier, TrumpCard
+from blackpoker.sim.state import Character, GameState, Modifier
 
 SCOPE_ORDER: Final = {"all": 0, "your": 1, "this": 2}
 
@@ -19,6 +20,14 @@ SCOPE_ORDER: Final = {"all": 0, "your": 1, "this": 2}
 LABEL_CONDITIONS: Final = {
     "キーカードに A が含まれる場合のみ": lambda ch: any(c.rank == 1 for c in ch.cards),
 }
+_CONDITIONS_BY_WORDING: Final = {"".join(text.split()): check for text, check in LABEL_CONDITIONS.items()}
+
+
+def label_condition(text: str) -> Callable[[Character], bool] | None:
+    """The code of a label condition, read whatever its spacing (the official files write 「キーカードにAが含まれ
+    る場合のみ」); None for one the simulator does not know: the label is then not held, and ``blackpoker check``
+    lists the condition as not simulated."""
+    return _CONDITIONS_BY_WORDING.get("".join(text.split()))
 
 # 4.3.3: the fog abilities, as (scope, sign). アップ/ダウン act on their target ("対象とした兵士" → this),
 # フォース on "自分の兵士全て" (your).
@@ -63,61 +72,45 @@ def labels(rules: Rules, ch: Character) -> frozenset[str]:
     """The labels of a character (2.8.1), read from the character list; conditional ones checked here."""
     out = set()
     for label in lookup.character(rules, ch.type_id).labels:
-        if label.condition is None or LABEL_CONDITIONS[label.condition](ch):
+        if label.condition is None:
+            out.add(label.name)
+            continue
+        holds = label_condition(label.condition)
+        if holds is not None and holds(ch):
             out.add(label.name)
     return frozenset(out)
 
 
 def trump_of(rules: Rules, card: Card) -> Trump | None:
     """The trump a face-up 切札 card is (5.3.4: identified by its key card, ♠2 → スラッシュ); None for a card the
-    list does not name (ruling trump-face-up: it has no ability). Memoised per loaded ruleset: the 兵士起因
+    list does not name (ruling trump-face-up: it has no ability). Kept per ruleset, card by card: the 兵士起因
     actions' activation conditions ask at every decision of an エクストラ game."""
-    known = _TRUMP_OF.get(id(rules))
-    if known is None or known[0] is not rules:
-        known = _TRUMP_OF[id(rules)] = (rules, {})
-    if card not in known[1]:
-        known[1][card] = next((trump for trump in rules.trumps if trump.key.zone == "hand"
-                               and not trump.key.face_down and trump.key.accepts((card,))), None)
-    return known[1][card]
+    known = lookup.derived(rules, _trump_table)
+    if card not in known:
+        known[card] = next((trump for trump in rules.trumps if trump.key.zone == "hand"
+                            and not trump.key.face_down and trump.key.accepts((card,))), None)
+    return known[card]
 
 
-_TRUMP_OF: Final[dict[int, tuple[Rules, dict[Card, Trump | None]]]] = {}
+def _trump_table(rules: Rules) -> dict[Card, Trump | None]:
+    return {}
 
 
 def face_up_trumps(state: GameState, player: int) -> list[Trump]:
     """The trumps in force for ``player``: face-up 切札 cards only (ruling trump-face-up)."""
-    return list(_face_up(state, player)[0])
+    return [trump for t in state.players[player].trumps
+            if t.face_up and (trump := trump_of(state.rules, t.card)) is not None]
 
 
 def face_up_trump_names(state: GameState, player: int) -> frozenset[str]:
     """The names of :func:`face_up_trumps` (what 「あなたの切札に「スラッシュ」がある」 asks)."""
-    return _face_up(state, player)[1]
-
-
-_NONE: Final[tuple[tuple[Trump, ...], frozenset[str]]] = ((), frozenset())
-
-
-def _face_up(state: GameState, player: int) -> tuple[tuple[Trump, ...], frozenset[str]]:
     trumps = state.players[player].trumps
     if not trumps:
-        return _NONE
-    # Memoised on the zone itself (an immutable tuple, replaced whenever a trump turns or leaves), as the
-    # 兵士起因 actions' activation conditions and labels ask at every decision of an エクストラ game.
-    hit = _FACE_UP.get(id(trumps))
-    if hit is None or hit[0] is not trumps or hit[1] is not state.rules:
-        out = []
-        for t in trumps:
-            trump = trump_of(state.rules, t.card) if t.face_up else None
-            if trump is not None:
-                out.append(trump)
-        if len(_FACE_UP) >= 1024:
-            _FACE_UP.clear()
-        # holding the tuple keeps its id unique
-        hit = _FACE_UP[id(trumps)] = (trumps, state.rules, (tuple(out), frozenset(t.name for t in out)))
-    return hit[2]
+        return _NO_NAMES
+    return frozenset(trump.name for trump in face_up_trumps(state, player))
 
 
-_FACE_UP: Final[dict[int, tuple[tuple[TrumpCard, ...], Rules, tuple[tuple[Trump, ...], frozenset[str]]]]] = {}
+_NO_NAMES: Final[frozenset[str]] = frozenset()
 
 
 def granted_labels(state: GameState, ch: Character) -> frozenset[str]:

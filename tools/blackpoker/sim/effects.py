@@ -16,7 +16,7 @@ from blackpoker.core.model import Rules
 from blackpoker.sim import lookup, ops
 from blackpoker.sim.abilities import all_labels, can_attack, modifiers, size, soldier_type
 from blackpoker.sim.draw import shuffle
-from blackpoker.sim.errors import IllegalDecision, NeedChoice
+from blackpoker.sim.game_errors import IllegalDecision, NeedChoice
 from blackpoker.sim.requests import target_candidates
 from blackpoker.sim.state import AttackLine, Character, FogCard, GameState, Request, Target, player_name, sort_cards
 from blackpoker.sim.text import card_list, char_text
@@ -60,17 +60,21 @@ class Ctx:
             self.keys_left.remove(c)
 
     def target(self) -> Target:
+        """The request's first target: every effect of v8.1 takes at most one."""
         return self.request.targets[0]
 
     def target_char(self) -> Character:
+        """The targeted character; the engine checked before resolving that it is still there (2.10.4)."""
         ch = self.state.find(self.target().ref)
         assert ch is not None
         return ch
 
     def key_of_suit(self, suit: str) -> Card:
+        """The key card of a suit, for effects that act on the key's suit (same-suit targets)."""
         return next(c for c in self.request.keys if c.suit == suit)
 
     def log(self, line: str) -> None:
+        """A play-by-play line, indented under the resolution it belongs to."""
         self.state.log("　" + line)
 
 
@@ -79,12 +83,27 @@ EFFECTS: Final[dict[str, Effect]] = {}
 
 
 def effect(action_id: str) -> Callable[[Effect], Effect]:
+    """Register the effect of an action by its id: ``check`` reports every action of the definitions that has none."""
     def register(fn: Effect) -> Effect:
         if action_id in EFFECTS:
             raise ValueError(f"two effects for action '{action_id}'")
         EFFECTS[action_id] = fn
         return fn
     return register
+
+
+# Pattern-1 triggers (2.10.6): which triggered action follows the resolution of which action.
+FOLLOWS: Final = {"end": "charge", "charge": "draw", "attack": "block", "block": "damage-judgement"}
+# The triggered actions and how their condition is detected (checked against the model by gaps.coverage_gaps).
+TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after attack with an attacker",
+             "damage-judgement": "after block", "generation-change": "card leaves a field (ops.to_graveyard)",
+             # no 誘発条件 in the rules; ruling trap-counter-trigger gives one (detected by engine._queue_traps)
+             "trap-counter": "an opponent's request with a key card equal to your rare card lands on the stage"}
+
+
+def simulates(action_id: str) -> bool:
+    """Whether the simulator has an effect for the action (the others are never offered as requests)."""
+    return action_id in EFFECTS
 
 
 def summoned_type(rules: Rules, action_id: str, kind: str = "soldier") -> str:
@@ -133,6 +152,8 @@ def _draw(ctx: Ctx) -> None:
 
 
 def eligible_attackers(state: GameState, player: int) -> list[Character]:
+    """The soldiers that may be declared attackers: charged, with <アタッカー>, allowed by modifiers, and not summoned
+    this turn unless they have <速攻>."""
     out = []
     mods = modifiers(state)
     for ch in state.players[player].field:

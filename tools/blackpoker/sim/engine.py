@@ -6,8 +6,8 @@ each with the text it rests on:
 
 * 6.4 [16] 「チャンスを持っているプレイヤーからチャンスを持っていないプレイヤーにチャンスを移動します」: after a pass
   that does not end the round, the chance goes to the other player. After the rule system resolves the last request
-  ([13]-[15]), the chance goes to the player who did not hold it when everyone had passed, i.e. not the last to pass,
-  and the pass record starts again (the stage has changed, so the [11] record of who passed no longer applies).
+  ([13]-[15]), 図 6.6 goes on through [9] and [6] back to [2]: the turn player gets the chance and the pass record
+  starts again (ruling chance-after-resolution; [16] is only reached when not everyone has passed).
 * [14] with an empty stage: back to [2], the turn player gets the chance with a fresh pass record.
 * 6.4.1 [6-8]/[6-9] read 「通常」 for 「即時」 (ruling trigger-check-typos). Within one player and timing the
   buffer is taken in the order requests were triggered ([6-5-2] lets the player choose; the format's triggered
@@ -21,25 +21,19 @@ each with the text it rests on:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Final, overload
 
-from blackpoker.core.frozen import Frozen
-from blackpoker.core.model import Origin, Rules, Speed
+from blackpoker.core.model import Rules, Speed
 from blackpoker.sim import (
     frame_effects,  # noqa: F401  (registers the frame actions' effects)
     lookup,
 )
-from blackpoker.sim.abilities import LABEL_CONDITIONS
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
-from blackpoker.sim.effects import EFFECTS, Ctx
-from blackpoker.sim.errors import GameOver, IllegalDecision, NeedChoice
-from blackpoker.sim.frames import SETUPS
-from blackpoker.sim.observe import VIEWS
+from blackpoker.sim.effects import EFFECTS, FOLLOWS, Ctx, simulates
+from blackpoker.sim.game_errors import GameOver, IllegalDecision, NeedChoice
 from blackpoker.sim.ops import damage, queue_trigger, to_graveyard
 from blackpoker.sim.requests import (
     RequestGroup,
-    activation_known,
     check_request,
     is_available,
     key_zone,
@@ -49,93 +43,6 @@ from blackpoker.sim.requests import (
 )
 from blackpoker.sim.state import GameState, Pending, Request, Target, player_name
 from blackpoker.sim.text import card_list, char_text
-
-# Pattern-1 triggers (2.10.6): which triggered action follows the resolution of which action.
-FOLLOWS: Final = {"end": "charge", "charge": "draw", "attack": "block", "block": "damage-judgement"}
-# The triggered actions and how their condition is detected (checked against the model by missing_effects).
-TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after attack with an attacker",
-             "damage-judgement": "after block", "generation-change": "card leaves a field (ops.to_graveyard)",
-             # no 誘発条件 in the rules; ruling trap-counter-trigger gives one (detected by _queue_traps)
-             "trap-counter": "an opponent's request with a key card equal to your rare card lands on the stage"}
-
-
-@dataclass(frozen=True)
-class Gap(Frozen):
-    """Something in the definitions the simulator does not cover, or code with no definition; ``origin`` is
-    where ``blackpoker check`` points, ``message`` what it says, ``text`` what the verification report says
-    (Japanese, for maintainers; empty for simulator code with no definition, which the report only counts)."""
-
-    origin: Origin
-    message: str
-    text: str = ""
-
-
-def coverage_gaps(rules: Rules) -> list[Gap]:
-    """Actions with no effect, effects with no action, unmapped condition texts, frames with no setup, zones
-    with no disclosure view."""
-    gaps = []
-    actions_file = Origin(rules.actions[0].origin.file, ())
-    action_ids = {a.id for a in rules.actions}
-    for a in rules.actions:
-        if a.id not in EFFECTS:
-            gaps.append(Gap(a.origin, f"action '{a.id}' has no effect in the simulator",
-                            f"アクション「{a.name}」: 効果をシミュレーターが扱いません"))
-    for action_id in sorted(set(EFFECTS) - action_ids):
-        gaps.append(Gap(actions_file, f"effect '{action_id}' has no action in the definitions"))
-    for a in rules.actions:
-        if a.trigger.value == "triggered" and a.id not in TRIGGERED:
-            gaps.append(Gap(a.origin, f"triggered action '{a.id}' has no trigger detection",
-                            f"アクション「{a.name}」: 誘発の検出をシミュレーターが扱いません"))
-        if a.activation_condition and not activation_known(a.activation_condition):
-            gaps.append(Gap(a.origin.sub("activation_condition"),
-                            f"action '{a.id}': activation condition '{a.activation_condition}' is not simulated",
-                            f"アクション「{a.name}」: 起動条件「{a.activation_condition}」をシミュレーターが扱いません"))
-    for c in rules.characters:
-        for i, label in enumerate(c.labels):
-            if label.condition is not None and label.condition not in LABEL_CONDITIONS:
-                gaps.append(Gap(c.origin.sub("labels", i, "condition"),
-                                f"character '{c.id}': label condition '{label.condition}' is not simulated",
-                                f"キャラクター「{c.name}」: ラベル<{label.name}>の条件「{label.condition}」を"
-                                "シミュレーターが扱いません"))
-    for frame in rules.frames:
-        if frame.id not in SETUPS:
-            gaps.append(Gap(frame.origin, f"frame '{frame.id}' has no setup in the simulator",
-                            f"フレーム「{frame.name}」: セットアップをシミュレーターが扱いません"))
-    for frame_id in sorted(set(SETUPS) - {f.id for f in rules.frames}):
-        gaps.append(Gap(Origin(rules.frames[0].origin.file, ()),
-                        f"setup of frame '{frame_id}' has no frame in the definitions"))
-    for i, zone in enumerate(rules.zones):
-        if zone.id not in VIEWS:
-            gaps.append(Gap(Origin(rules.edition.origin.file, ("zones", i)),
-                            f"zone '{zone.id}' has no disclosure view in the simulator",
-                            f"場所「{zone.name}」: 公開レベルをシミュレーターが扱いません"))
-    return gaps
-
-
-def missing_effects(rules: Rules) -> list[str]:
-    """The messages of :func:`coverage_gaps` (empty when the simulator covers the whole ruleset)."""
-    return [g.message for g in coverage_gaps(rules)]
-
-
-def coverage_problems(rules: Rules) -> list[tuple[Origin, str]]:
-    """:func:`coverage_gaps` located at the definitions they concern, for ``blackpoker check``: errors for an
-    edition that declares itself simulated (the default), nothing for one that does not (see
-    :func:`coverage_warnings`)."""
-    return _located(rules) if rules.edition.simulated else []
-
-
-def coverage_warnings(rules: Rules) -> list[tuple[Origin, str]]:
-    """The same gaps as warnings, for an edition with ``simulated: false``: it is published all the same."""
-    return [] if rules.edition.simulated else _located(rules)
-
-
-def _located(rules: Rules) -> list[tuple[Origin, str]]:
-    return [(g.origin, f"simulator: {g.message}") for g in coverage_gaps(rules)]
-
-
-def simulates(action_id: str) -> bool:
-    """Whether the simulator has an effect for the action (the others are never offered as requests)."""
-    return action_id in EFFECTS
 
 
 # --- queries ---------------------------------------------------------------------------------------
@@ -149,6 +56,7 @@ def current_player(state: GameState) -> int | None:
 
 
 def is_terminal(state: GameState) -> bool:
+    """Whether someone has won: the game loops and replays stop here (there are no draws)."""
     return state.winner is not None
 
 
@@ -185,6 +93,7 @@ class Options(Sequence[Decision]):
         return iter(self.all())
 
     def all(self) -> list[Decision]:
+        """Every decision made out, in order: what :func:`legal_decisions` returns, for callers that want a list."""
         out: list[Decision] = [PASS]
         for group in self._groups:
             out += group.requests()
@@ -329,6 +238,7 @@ def _request_detail(s: GameState, req: Request) -> str:
 
 
 def target_text(s: GameState, kind: str, ref: int) -> str:
+    """A target as the Japanese play-by-play names it."""
     if kind == "player":
         return player_name(ref)
     if kind == "request":
@@ -357,7 +267,7 @@ def _pass(s: GameState) -> None:
     if not s.stage:  # [14] no → [2]
         s.chance, s.passes = s.turn_player, ()
         return
-    s.after = ("next", s.other(player))  # [16] afterwards: the player who did not hold the chance
+    s.after = ("next", s.turn_player)  # [15] → [9] → [6] → [2]: the turn player, with a fresh pass record
     if _resolve(s, s.stage[-1], "stage"):  # [15]
         _after_resolution(s, "stage")
 
@@ -435,16 +345,14 @@ def _win_check(s: GameState) -> bool:
     return False
 
 
-_KINDS: Final[dict[int, tuple[Rules, dict[str, tuple[str, str]]]]] = {}
+def _kinds_of(rules: Rules) -> dict[str, tuple[str, str]]:
+    return {a.id: (a.speed.value, a.timing.value) for a in rules.actions}
 
 
 def _trigger_kinds(rules: Rules) -> dict[str, tuple[str, str]]:
-    """Every action's (speed, timing), by id, memoised per ruleset: the trigger check looks them up for every
+    """Every action's (speed, timing), by id, made once per ruleset: the trigger check looks them up for every
     buffered request in each of its eight passes."""
-    hit = _KINDS.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        hit = _KINDS[id(rules)] = (rules, {a.id: (a.speed.value, a.timing.value) for a in rules.actions})
-    return hit[1]
+    return lookup.derived(rules, _kinds_of)
 
 
 def _over(s: GameState) -> bool:

@@ -17,7 +17,7 @@ from blackpoker.core.cards import Card, full_deck, parse_card
 from blackpoker.core.frozen import Frozen
 from blackpoker.core.model import Frame, Rules
 from blackpoker.sim.draw import shuffle
-from blackpoker.sim.errors import SimError
+from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.state import GameState, TrumpCard, player_name, sort_cards
 from blackpoker.sim.text import card_list
 

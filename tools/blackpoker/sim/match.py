@@ -15,7 +15,7 @@ from blackpoker.core.model import Rules
 from blackpoker.sim.abilities import trump_of
 from blackpoker.sim.decisions import Decision, RequestAction
 from blackpoker.sim.engine import apply, current_player, legal_decisions
-from blackpoker.sim.errors import SimError
+from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.policies import make_policy, observe
 from blackpoker.sim.record import GameEnd, GameRecord
 from blackpoker.sim.selfplay import TURN_CAP, check_invariants, random_setup

@@ -25,10 +25,12 @@ def damage(state: GameState, player: int, amount: int) -> int:
 
 
 def queue_trigger(state: GameState, action_id: str, controller: int) -> None:
+    """Put a triggered action into the buffer; the trigger check (6.4.1) moves it to the stage."""
     state.buffer += (Request(state.uid(), action_id, controller, triggered=True),)
 
 
 def remove_character(state: GameState, uid: int) -> Character:
+    """Take a character off the field and out of every attack line, so no later step refers to it."""
     ch = state.find(uid)
     assert ch is not None, uid
     p = state.players[ch.owner]
@@ -50,6 +52,7 @@ def to_graveyard(state: GameState, uid: int) -> None:
 
 
 def to_hand(state: GameState, uid: int) -> None:
+    """Return a character's cards to its owner's hand (they leave the field whole)."""
     ch = remove_character(state, uid)
     state.players[ch.owner].hand += ch.cards
     if state.recording:
@@ -71,6 +74,7 @@ def place(state: GameState, owner: int, cards: tuple[Card, ...], kind: str, *, d
 
 
 def discard(state: GameState, player: int, cards: tuple[Card, ...]) -> None:
+    """Move cards from the hand to the graveyard, logged, as paying a cost D or an effect does."""
     p = state.players[player]
     hand = list(p.hand)
     for c in cards:
@@ -90,6 +94,7 @@ def take_from_hand(state: GameState, player: int, card: Card) -> None:
 
 
 def draw(state: GameState, player: int, n: int = 1) -> int:
+    """Draw from the life; returns how many were drawn, as the life may run out."""
     p = state.players[player]
     got, p.life = p.life[:n], p.life[n:]
     p.hand += got

@@ -59,6 +59,7 @@ def _cards(cards: tuple[Card, ...]) -> list[str]:
 
 
 def encode_option(option: object) -> dict[str, Any]:
+    """A choice option as JSON: cards by code, characters by uid, so a record stays readable and replays exactly."""
     if isinstance(option, Card):
         return {"card": option.code}
     if isinstance(option, bool) or option is None:
@@ -73,6 +74,7 @@ def encode_option(option: object) -> dict[str, Any]:
 
 
 def encode_decision(player: int, d: Decision) -> dict[str, Any]:
+    """A decision as the game record stores it (schemas/game-record.schema.json)."""
     out: dict[str, Any] = {"player": PLAYER_NAMES[player]}
     if isinstance(d, Pass):
         out["pass"] = True
@@ -102,6 +104,7 @@ def _choice(c: SetupChoice | None) -> dict[str, Any] | None:
 
 
 def to_json(record: GameRecord) -> dict[str, Any]:
+    """The whole record as JSON: what a game needs to be replayed decision for decision, and its recorded end."""
     decks = record.decks or (None, None)
     choices = record.choices or (None, None)
     out: dict[str, Any] = {
@@ -121,11 +124,13 @@ def to_json(record: GameRecord) -> dict[str, Any]:
 
 
 def dumps(record: GameRecord) -> str:
+    """The record as a file's text (UTF-8, Japanese kept readable)."""
     return json.dumps(to_json(record), ensure_ascii=False, indent=1) + "\n"
 
 
 # --- decoding -----------------------------------------------------------------------------------------------
 def decode_option(data: dict[str, Any]) -> object:
+    """The inverse of :func:`encode_option`."""
     if "card" in data:
         return parse_card(data["card"])
     if "uid" in data:
@@ -138,6 +143,7 @@ def decode_option(data: dict[str, Any]) -> object:
 
 
 def decode_decision(data: dict[str, Any]) -> Decision:
+    """The inverse of :func:`encode_decision`."""
     if data.get("pass"):
         return Pass()
     if "choose" in data:
@@ -161,6 +167,7 @@ def _setup_choice(data: dict[str, Any] | None) -> SetupChoice | None:
 
 
 def from_json(data: dict[str, Any]) -> GameRecord:
+    """A record read back; :func:`load_record` checked it against the schema first, so the fields are there."""
     decks_data = [data["decks"][n] for n in PLAYER_NAMES]
     decks = None if all(d is None for d in decks_data) else tuple(tuple(map(parse_card, d or ())) for d in decks_data)
     choices_data = [data["choices"][n] for n in PLAYER_NAMES]

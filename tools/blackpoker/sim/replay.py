@@ -17,8 +17,8 @@ from blackpoker.core.cards import Card
 from blackpoker.core.model import Rules
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.engine import apply, current_player
-from blackpoker.sim.errors import SimError
 from blackpoker.sim.frames import SetupChoice, check_regulation, default_deck
+from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.record import GameRecord
 from blackpoker.sim.setup import new_game
 from blackpoker.sim.state import PLAYER_NAMES, GameState, Target, player_name

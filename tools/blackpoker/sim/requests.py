@@ -22,7 +22,7 @@ from blackpoker.core.model import Action, Rules, Trigger
 from blackpoker.sim import lookup
 from blackpoker.sim.abilities import all_labels, face_up_trump_names, waives_discard
 from blackpoker.sim.decisions import RequestAction
-from blackpoker.sim.errors import IllegalDecision
+from blackpoker.sim.game_errors import IllegalDecision
 from blackpoker.sim.state import GameState, Payment, Request, Target, player_name, sort_cards
 
 # Activation conditions (起動条件), by their text in the definitions.
@@ -42,13 +42,16 @@ TRUMP_CONDITION = re.compile(r"^あなたの切札に「(?P<name>[^「」]+)」�
 
 
 def activation_holds(state: GameState, player: int, action: Action) -> bool:
-    hit = _ACTIVATIONS.get(id(action))
-    if hit is None or hit[0] is not action:  # compiled once per action (the trump condition is a regex)
-        hit = _ACTIVATIONS[id(action)] = (action, _compile_activation(action))
-    return hit[1] is None or hit[1](state, player)
+    """Whether ``action``'s 起動条件 holds; each condition is compiled once per ruleset (the trump one is a regex)."""
+    compiled = lookup.derived(state.rules, _activation_table)
+    if action.id not in compiled:
+        compiled[action.id] = _compile_activation(action)
+    check = compiled[action.id]
+    return check is None or check(state, player)
 
 
-_ACTIVATIONS: Final[dict[int, tuple[Action, Callable[[GameState, int], bool] | None]]] = {}
+def _activation_table(rules: Rules) -> dict[str, Callable[[GameState, int], bool] | None]:
+    return {}
 
 
 def activation_known(text: str) -> bool:
@@ -63,6 +66,19 @@ COUNTER_ACTIONS: Final = frozenset({"counter", "trap-counter"})
 # 防壁設置 has no キーカード field: its effect takes 「手札からカード1枚」, chosen when it is requested and held
 # like a key card until it resolves (it is instant, so nothing can act on it in between).
 HAND_CARD_ACTIONS: Final = frozenset({"bulwark-set"})
+# The actions whose effect puts on the field the character whose summoned_by names them (effects.summoned_type):
+# in an edition where no character names one (wording the check cannot read), it is not requested.
+SUMMONING: Final = frozenset({"soldier-summon", "hero-summon", "ace-summon", "magician-summon", "quick-summon",
+                              "equip"})
+
+
+def requestable(rules: Rules, action: Action) -> bool:
+    """Whether the simulator can play the action when it is requested, beyond having its effect: a target phrase
+    it can read, and for a summoning action a character to make (an edition with simulated: false may lack
+    either)."""
+    if action.target is not None and action.target_spec is None:
+        return False
+    return action.id not in SUMMONING or any(action.id in c.summoned_by for c in rules.characters)
 
 
 def _where(state: GameState) -> str:
@@ -84,24 +100,16 @@ def timing_ok(state: GameState, player: int, action: Action) -> str | None:
 
 
 def activation_ok(state: GameState, player: int, action: Action) -> str | None:
+    """Why the 起動条件 forbids the request now (Japanese, shown to the player), or None."""
     if not activation_holds(state, player, action):
         return f"起動条件: 「{action.name}」— {action.activation_condition}"
     return None
 
 
-_AVAILABLE: Final[dict[tuple[int, str, str | None], tuple[Rules, tuple[Action, ...]]]] = {}
-
-
 def available_actions(state: GameState) -> tuple[Action, ...]:
-    """3.2: the regulation's actions: the format's (4.3.1) and the frame's (5.3.2), in list order (memoised per
-    loaded ruleset, as self-play asks for them at every decision)."""
-    key = (id(state.rules), state.format, state.frame)
-    hit = _AVAILABLE.get(key)
-    if hit is None or hit[0] is not state.rules:
-        frame = state.rules.frame(state.frame).actions if state.frame else ()
-        actions = tuple(a for a in state.rules.actions if state.format in a.formats or a.id in frame)
-        hit = _AVAILABLE[key] = (state.rules, actions)
-    return hit[1]
+    """3.2: the regulation's actions: the format's (4.3.1) and the frame's (5.3.2), in list order (made once per
+    regulation of a ruleset, as self-play asks for them at every decision)."""
+    return _plans(state).actions
 
 
 def key_zone(action: Action) -> str:
@@ -123,6 +131,7 @@ def key_soldiers(state: GameState, player: int, action: Action) -> list[int]:
 
 
 def key_choices(state: GameState, player: int, action: Action) -> list[tuple[Card, ...]]:
+    """Every key-card set the player could give for this action now, in the order requests are listed."""
     hand = state.players[player].hand
     zone = key_zone(action)
     if zone == "rare":
@@ -147,6 +156,7 @@ def _key_sets(key: KeyCondition, hand: tuple[Card, ...]) -> tuple[tuple[Card, ..
 
 
 def cost_letters(state: GameState, player: int, action: Action) -> list[str]:
+    """The costs to pay now: the action's letters, less the discard a 魔術士 waives."""
     letters = list(action.cost)
     if "D" in letters and waives_discard(state.rules, state, player, action.id):
         letters = [c for c in letters if c != "D"]
@@ -173,6 +183,7 @@ def payments(state: GameState, player: int, action: Action, keys: tuple[Card, ..
 
 
 def check_payment(state: GameState, player: int, action: Action, keys: tuple[Card, ...], pay: Payment) -> str | None:
+    """Why a payment does not pay the costs (Japanese, with the rule's number), or None."""
     letters = cost_letters(state, player, action)
     p = state.players[player]
     nb, nl, nd, ns = (letters.count(x) for x in "BLDS")
@@ -368,6 +379,7 @@ _KEY_SETS_KEPT: Final = 4096  # memoised hands per table; hands repeat across de
 
 @dataclass(frozen=True)
 class _Plans:
+    actions: tuple[Action, ...]  # the regulation's actions (3.2), triggered ones included, in list order
     every: tuple[_Plan, ...]  # the regulation's requestable (not triggered) actions in list order
     quick: tuple[_Plan, ...]  # the same without the main-timing ones (a player without the turn or with a
     # request on the stage has only these; most decisions are such)
@@ -387,27 +399,25 @@ class _Plans:
         return hit
 
 
-_PLANS: Final[dict[tuple[int, str, str | None], tuple[Rules, _Plans]]] = {}
-
-
 def _plans(state: GameState) -> _Plans:
-    """The regulation's actions, compiled; memoised per loaded ruleset (and the last one kept at hand: a game asks
-    at every decision)."""
-    last = _LAST_PLANS[0]
-    if last is not None and last[0] is state.rules and last[1] == state.format and last[2] == state.frame:
-        return last[3]
-    key = (id(state.rules), state.format, state.frame)
-    hit = _PLANS.get(key)
-    if hit is None or hit[0] is not state.rules:
-        actions = available_actions(state)
-        plans = tuple(_plan(a) for a in actions if a.trigger is not Trigger.TRIGGERED)
-        hit = _PLANS[key] = (state.rules, _Plans(plans, tuple(p for p in plans if not p.main),
-                                                 frozenset(a.id for a in actions)))
-    _LAST_PLANS[0] = (state.rules, state.format, state.frame, hit[1])
-    return hit[1]
+    """The regulation's actions, compiled once per regulation and kept with the ruleset: a game asks at every
+    decision."""
+    regulations = lookup.derived(state.rules, _regulation_table)
+    hit = regulations.get((state.format, state.frame))
+    if hit is None:
+        frame = state.rules.frame(state.frame).actions if state.frame else ()
+        actions = tuple(a for a in state.rules.actions if state.format in a.formats or a.id in frame)
+        # an action whose 対象 or summoned character the simulator cannot read (an edition with simulated: false)
+        # is never requested
+        plans = tuple(_plan(a) for a in actions
+                      if a.trigger is not Trigger.TRIGGERED and requestable(state.rules, a))
+        hit = regulations[state.format, state.frame] = _Plans(actions, plans, tuple(p for p in plans if not p.main),
+                                                              frozenset(a.id for a in actions))
+    return hit
 
 
-_LAST_PLANS: Final[list[tuple[Rules, str, str | None, _Plans] | None]] = [None]
+def _regulation_table(rules: Rules) -> dict[tuple[str, str | None], _Plans]:
+    return {}
 
 
 def is_available(state: GameState, action_id: str) -> bool:
@@ -464,6 +474,7 @@ class PaymentChoices:
         return self.size
 
     def payment(self, index: int) -> Payment:
+        """The payment at ``index``, making the discard choices only on first use (there may be many)."""
         b, rest = divmod(index, self.discard_count * len(self.sacrifices))
         d, s = divmod(rest, len(self.sacrifices))
         choices = self.discard_choices
@@ -490,11 +501,13 @@ class RequestGroup:
         return self.size
 
     def request(self, index: int) -> RequestAction:
+        """The request at ``index`` alone: self-play picks one, so the others are never made."""
         pay, target = divmod(index, len(self.targets))
         return RequestAction(self.action_id, self.keys, self.payments.payment(pay), self.targets[target],
                              self.key_character)
 
     def requests(self) -> list[RequestAction]:
+        """Every request of the group, for callers that list them all."""
         return [self.request(i) for i in range(self.size)]
 
 
@@ -564,21 +577,11 @@ def request_groups(state: GameState, player: int) -> list[RequestGroup]:
 
 
 def _hand_mask(hand: tuple[Card, ...]) -> int:
-    """The hand as a ``Card.bit`` sum. A hand stays the same tuple for many decisions (states share unchanged zones),
-    so the last few are remembered by identity (holding the tuple, so its id is not reused)."""
-    hit = _HAND_MASKS.get(id(hand))
-    if hit is not None and hit[0] is hand:
-        return hit[1]
+    """The hand as a ``Card.bit`` sum (a few cards: cheaper to add again than to look up)."""
     mask = 0
     for c in hand:
         mask |= c.bit
-    if len(_HAND_MASKS) >= 64:
-        _HAND_MASKS.clear()
-    _HAND_MASKS[id(hand)] = (hand, mask)
     return mask
-
-
-_HAND_MASKS: Final[dict[int, tuple[tuple[Card, ...], int]]] = {}
 
 
 def _discards(hand: tuple[Card, ...], keys: tuple[Card, ...], discards: int) -> tuple[tuple[Card, ...], ...]:

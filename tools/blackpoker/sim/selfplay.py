@@ -249,6 +249,7 @@ def _pick(rng: random.Random, state: GameState, options: Sequence[Decision]) -> 
 
 
 def self_play(rules: Rules, format_id: str, games: int, seed: int, frame: str | None = None) -> PlayStats:
+    """Seeded random games with the invariants checked after every step: the cheapest search for engine bugs."""
     stats = PlayStats()
     start = time.perf_counter()
     for i in range(games):

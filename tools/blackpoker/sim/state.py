@@ -60,6 +60,7 @@ class Character(Frozen):
 
     @property
     def suits(self) -> frozenset[str | None]:
+        """The suits of the character's cards, for effects and labels that depend on suit."""
         return frozenset(c.suit for c in self.cards)
 
     def with_driven(self, driven: bool) -> Character:
@@ -304,6 +305,7 @@ class GameState:
 
     # --- helpers -------------------------------------------------------------------------------
     def uid(self) -> int:
+        """A new object id: requests, characters and fog cards are referred to by it, never by position."""
         self.next_uid += 1
         return self.next_uid - 1
 
@@ -325,6 +327,7 @@ class GameState:
             self.events.append(line)
 
     def other(self, player: int) -> int:
+        """The opponent of a player."""
         return 1 - player
 
     def order(self) -> tuple[int, int]:
@@ -339,6 +342,7 @@ class GameState:
         return found
 
     def find(self, uid: int) -> Character | None:
+        """A character on either field by uid, or None once it has left (targets are checked with it)."""
         for p in self.players:
             for ch in p.field:
                 if ch.uid == uid:
@@ -346,9 +350,11 @@ class GameState:
         return None
 
     def characters(self) -> list[Character]:
+        """Every character on both fields."""
         return [ch for p in self.players for ch in p.field]
 
     def find_trump(self, uid: int) -> TrumpCard | None:
+        """A trump card by uid, or None."""
         for p in self.players:
             for t in p.trumps:
                 if t.uid == uid:
@@ -356,12 +362,15 @@ class GameState:
         return None
 
     def trump_owner(self, uid: int) -> int:
+        """Who owns the trump card with this uid."""
         return next(i for i, p in enumerate(self.players) if any(t.uid == uid for t in p.trumps))
 
     def request_on_stage(self, uid: int) -> Request | None:
+        """A request still on the stage, or None once it resolved or was negated."""
         return next((r for r in self.stage if r.uid == uid), None)
 
     def replace(self, ch: Character) -> None:
+        """Put a changed character in place of its old record (records are immutable; states share them)."""
         p = self.players[ch.owner]
         p.field = tuple(ch if c.uid == ch.uid else c for c in p.field)
 
@@ -381,6 +390,7 @@ class GameState:
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """Distinct cards in the rules' order, so listed choices and logs are the same in every run."""
     return sorted(set(cards), key=_CARD_ORDER)  # Card's order, by its kept sort key (no Python __lt__ per comparison)
 
 
@@ -388,4 +398,5 @@ _CARD_ORDER: Final = attrgetter("sort_key")
 
 
 def player_name(index: int | None) -> str:
+    """A player as the play-by-play names them (A, B, or ルールシステム for the rules' own actions)."""
     return "ルールシステム" if index is None else PLAYER_NAMES[index]

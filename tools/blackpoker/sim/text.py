@@ -13,6 +13,7 @@ TYPE_NAMES = {"soldier": "一般兵", "hero": "英雄", "ace": "エース", "mag
 
 
 def card_list(cards: Iterable[Card]) -> str:
+    """Cards as the play-by-play writes them (なし for none)."""
     return "".join(str(c) for c in cards) or "なし"
 
 
@@ -22,6 +23,7 @@ def char_ref(ch: Character) -> str:
 
 
 def char_text(ch: Character) -> str:
+    """A character as the play-by-play names it: owner, kind, cards and state."""
     state = "ドライブ" if ch.driven else "チャージ"
     face = "" if ch.face_up else "・裏"
     return f"{PLAYER_NAMES[ch.owner]}の{TYPE_NAMES[ch.type_id]}[{card_list(ch.cards)}]({state}{face})"

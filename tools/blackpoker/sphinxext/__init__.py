@@ -21,7 +21,7 @@ from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS
-from blackpoker.sphinxext.base import DefinitionsFailed, RulesDirective, _without_prose_file, rules_of
+from blackpoker.sphinxext.ruleset import DefinitionsFailed, RulesDirective, _without_prose_file, rules_of
 
 __all__ = ["DefinitionsFailed", "RulesDirective", "rules_of", "setup"]
 
@@ -88,7 +88,7 @@ def _builder_inited(app: Sphinx) -> None:
 #   among them, so each builder remembers which read of every document it last wrote.
 # * A page also shows other documents' titles, numbers and labels (navigation, references): when any of
 #   those changed, every page is written again.
-# A failed build throws the environment away (rulebook.py), so nothing is remembered as written that was not.
+# A failed build throws the environment away (pipeline/rulebook.py), so nothing is remembered as written that was not.
 
 def _file_digest(app: Sphinx, path: Path) -> str:
     memo: dict[Path, str] = app.__dict__.setdefault("_bp_digests", {})
@@ -170,7 +170,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         search,
         sphinx_private,
         tables,
-        typography,
+        typeset,
     )
 
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
@@ -200,7 +200,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(numref.NumrefStandardDomain, override=True)
     app.add_directive("bp-table", tables.TableDirective)
     app.add_post_transform(tables.OneIdPerTable)
-    app.add_post_transform(typography.ReaderTypography)
+    app.add_post_transform(typeset.ReaderTypography)
     app.add_directive("bp-list", lists.ListDirective)
     app.add_directive("bp-figure", figures.FigureDirective)
     app.add_directive("bp-rulings", notes.RulingsDirective)

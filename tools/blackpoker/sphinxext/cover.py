@@ -5,7 +5,7 @@ from __future__ import annotations
 from docutils import nodes
 
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective
+from blackpoker.sphinxext.ruleset import RulesDirective
 
 
 class CoverDirective(RulesDirective):

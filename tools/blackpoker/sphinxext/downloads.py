@@ -13,7 +13,7 @@ from urllib.parse import quote
 from docutils import nodes
 
 from blackpoker.render.actionlist.view import list_pages
-from blackpoker.sphinxext.base import RulesDirective
+from blackpoker.sphinxext.ruleset import RulesDirective
 
 BOOK = (("通常版", "blackpoker.pdf"), ("中綴じ印刷用", "blackpoker-booklet.pdf"))
 PRINTS = (("", "A5"), ("-2up", "A4 2in1"), ("-booklet", "中綴じ冊子"))

@@ -13,7 +13,7 @@ from pathlib import Path
 from docutils import nodes
 
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective, read_yaml_list
+from blackpoker.sphinxext.ruleset import RulesDirective, read_yaml_list
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.kinds import anchor
 from blackpoker.core.model import Action, Character, Fog, Rules, Trump
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective, without_prose_digest
+from blackpoker.sphinxext.ruleset import RulesDirective, without_prose_digest
 
 if TYPE_CHECKING:  # the simulator itself is imported when an example is played
     from blackpoker.sim.scenario import Scenario
@@ -109,7 +109,8 @@ def play(rules: Rules, scenario: Scenario) -> PlayedExample:
     except Exception:  # a scenario about a refused setup has no starting position to draw
         start = None
     before = board_svg(start, f"例「{scenario.title}」のはじめの局面") if start is not None else ""
-    after = board_svg(result.state, f"例「{scenario.title}」の結果の局面") if result.state is not None and before else ""
+    after = (board_svg(result.state, f"例「{scenario.title}」の結果の局面", before=start)
+             if result.state is not None and start is not None else "")
     return PlayedExample(str(Path(scenario.path).resolve()), scenario.title, str(scenario.section), lines, checks,
                          transcript, before, after)
 
@@ -313,7 +314,7 @@ class VerificationDirective(RulesDirective):
 def _not_simulated(rules: Rules, unverified: int) -> list[nodes.Node]:
     """For an edition with ``simulated: false``: what the simulator does not cover, entry by entry, and how many
     scenarios could not be verified (each is marked below)."""
-    from blackpoker.sim.engine import coverage_gaps
+    from blackpoker.sim.gaps import coverage_gaps
     gaps = coverage_gaps(rules)
     shown = [g.text for g in gaps if g.text]
     out: list[nodes.Node] = [nodes.rubric("", "シミュレーターが扱わない定義", classes=["bp-report-folder"])]

@@ -1,7 +1,8 @@
-"""``{bp-figure} NAME``: the book's numbered figures, drawn at build time as inline SVG (render/figures.py)."""
+"""``{bp-figure} NAME``: the book's numbered figures, drawn at build time as inline SVG (render/figure_svg.py)."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 
@@ -9,7 +10,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from blackpoker.core.model import Frame, Rules
-from blackpoker.render.figures import (
+from blackpoker.render.figure_svg import (
     FigureError,
     ability_image_svg,
     bulwark_placement_svg,
@@ -28,7 +29,7 @@ from blackpoker.render.figures import (
     turn_game_svg,
 )
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective
+from blackpoker.sphinxext.ruleset import RulesDirective
 
 
 # --- figure nodes ------------------------------------------------------------------------------------
@@ -43,10 +44,19 @@ def _own_ids(svg: str, label: str) -> str:
     return re.sub(rf'(url\(#|href="#)({names})([)"])', rf"\1{label}-\2\3", svg)
 
 
+def _deck(frame: Frame) -> tuple[str, ...]:
+    """The cards of a frame's fixed deck (エントリー 20), which its layout draws from; () when it has none."""
+    return frame.deck.cards if frame.deck else ()
+
+
+SCROLL_CUE = "→ 図は横にスクロールすると全体が見られます"
+
+
 def figure_node(svg: str, caption: str, label: str, document: nodes.document, classes: tuple[str, ...] = ()) -> nodes.figure:
     fig = nodes.figure(classes=["bp-figure", *classes])
     # in a box of its own, which a phone scrolls sideways when the figure is wider than the screen
-    fig += nodes.raw("", f'<div class="bp-figure-scroll">{_own_ids(svg, label)}</div>', format="html")
+    fig += nodes.raw("", f'<p class="bp-scroll-cue">{SCROLL_CUE}</p><div class="bp-figure-scroll" tabindex="0" '
+                         f'role="group" aria-label="{html.escape(caption)}">{_own_ids(svg, label)}</div>', format="html")
     fig += nodes.caption(caption, "", *r.suited(caption))
     r.target_title(fig, label, document)
     return fig
@@ -54,7 +64,7 @@ def figure_node(svg: str, caption: str, label: str, document: nodes.document, cl
 
 def frame_layout_figure(rules: Rules, frame: Frame, document: nodes.document) -> nodes.figure:
     caption = f"配置図-{frame.name}"
-    return figure_node(layout_svg(rules, frame.zones, caption), caption, f"fig-frame-layout-{frame.id}", document,
+    return figure_node(layout_svg(rules, frame.zones, caption, _deck(frame)), caption, f"fig-frame-layout-{frame.id}", document,
                        ("bp-figure-frame-layout",))
 
 
@@ -86,7 +96,7 @@ class FigureDirective(RulesDirective):
             except KeyError as exc:
                 raise self.error(str(exc.args[0])) from None
             caption = self.options.get("caption") or f"配置図-{frame.name}"
-            svg = layout_svg(rules, frame.zones, caption)
+            svg = layout_svg(rules, frame.zones, caption, _deck(frame))
             label = f"fig-frame-layout-{frame.id}"
         else:
             caption = self.options.get("caption", "")

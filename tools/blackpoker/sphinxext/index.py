@@ -17,8 +17,8 @@ from sphinx import addnodes
 from blackpoker.core.kinds import Named, anchor, label
 from blackpoker.core.model import Rules
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective, read_yaml_list
 from blackpoker.sphinxext.kana import GROUP_ORDER, group_of, sort_key
+from blackpoker.sphinxext.ruleset import RulesDirective, read_yaml_list
 
 
 @dataclass(frozen=True, order=True)
@@ -50,7 +50,7 @@ def read_terms(path: Path) -> list[IndexEntry]:
 def definition_entries(rules: Rules) -> list[IndexEntry]:
     """Every named definition, labelled as its generated list labels it."""
     entries: list[Named] = [*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames]
-    return [IndexEntry(sort_key(e.reading), e.name, label(e), anchor(e)) for e in entries]
+    return [IndexEntry(sort_key(e.reading or e.name), e.name, label(e), anchor(e)) for e in entries]
 
 
 def all_entries(rules: Rules, terms_file: Path) -> list[IndexEntry]:

@@ -15,7 +15,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from sphinx.application import Sphinx
 
-from blackpoker.pipeline.fsutil import write_atomic
+from blackpoker.infra.fsutil import write_atomic
 
 # the theme's message ids, exactly as its templates give them
 LABELS = {

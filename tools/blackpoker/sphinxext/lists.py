@@ -18,9 +18,9 @@ from blackpoker.core.kinds import KIND, RULEBOOK_LISTS, anchor, official_anchors
 from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.render.board import card_svg
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective
 from blackpoker.sphinxext.figures import frame_layout_figure
 from blackpoker.sphinxext.notes import ruling_at
+from blackpoker.sphinxext.ruleset import RulesDirective
 
 E = TypeVar("E", Action, Character, Fog, Trump)
 FRAME_ACTIONS_SECTION = "sec-5-3-2"  # source/frame.md: 5.3.2 フレームアクションリスト, where a frame's actions are
@@ -256,7 +256,7 @@ class ListDirective(RulesDirective):
             ("継承元", parent),
             ("フォーマット", r.format_table(rules, f.formats)),
             ("デッキ条件", self.deck(f) if f.deck else [r.para("なし")]),
-            ("ゲームの始め方", [setup, r.para(f.setup_continues)]),
+            ("ゲームの始め方", [setup, r.para(f.setup_continues)] if f.setup else None),
             ("アクションリスト", self.links("次のアクションが追加で利用可能です。", "action",
                                     [(a, rules.action(a).name) for a in f.actions], FRAME_ACTIONS_SECTION)),
             ("フォグリスト", self.links("次のフォグが追加で利用可能です。", "fog",

@@ -11,7 +11,7 @@ from sphinx.util import logging
 from blackpoker.core.kinds import FRAME_ACTION_NAME, KIND, anchor
 from blackpoker.core.model import Action, Character, Fog, Rules, Ruling, Trump
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective
+from blackpoker.sphinxext.ruleset import RulesDirective
 
 logger = logging.getLogger(__name__)
 _REF = re.compile(r"^(section|action|character|fog|trump|frame):[a-z0-9.\-]+$")

@@ -38,7 +38,10 @@ def suited(text: str) -> list[nodes.Node]:
 
 
 def ruby(name: str, reading: str) -> list[nodes.Node]:
-    """``<ruby>name<rt>reading</rt></ruby>``; the name stays a text node so references and search see it."""
+    """``<ruby>name<rt>reading</rt></ruby>``; the name stays a text node so references and search see it. An
+    entry without a reading (an imported edition's) is its name alone."""
+    if not reading:
+        return suited(name)
     return [nodes.raw("", "<ruby>", format="html"), *suited(name),
             nodes.raw("", f"<rt>{html.escape(reading)}</rt></ruby>", format="html")]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from sphinx.search.ja import DefaultSplitter
 
-from blackpoker.pipeline.fsutil import write_atomic
+from blackpoker.infra.fsutil import write_atomic
 
 _KNOWN: dict[str, list[str]] = {}  # text → its words, for this process
 _FILE = "bp-search-words.json"

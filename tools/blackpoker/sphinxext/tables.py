@@ -11,7 +11,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from blackpoker.core.kinds import KIND
 from blackpoker.core.model import Rules
 from blackpoker.sphinxext import render as r
-from blackpoker.sphinxext.base import RulesDirective
+from blackpoker.sphinxext.ruleset import RulesDirective
 
 
 def card_numbers(rules: Rules) -> list[nodes.Node]:

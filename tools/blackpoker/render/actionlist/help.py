@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import SOURCE
-from blackpoker.render.figures import bulwark_placement_svg
+from blackpoker.render.figure_svg import bulwark_placement_svg
 
 
 @dataclass(frozen=True)

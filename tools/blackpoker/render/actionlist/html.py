@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from blackpoker.core.model import Rules
-from blackpoker.pipeline.fsutil import write_atomic
+from blackpoker.infra.fsutil import write_atomic
 from blackpoker.render.actionlist.help import help_panels
-from blackpoker.render.actionlist.render import make_environment, page_context, static_files
+from blackpoker.render.actionlist.templates import make_environment, page_context, static_files
 from blackpoker.render.actionlist.view import ListPage, list_pages
 
 ACTIONLIST_DIR = "actionlist"

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.core.model import Rules
-from blackpoker.pipeline.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
-from blackpoker.render.actionlist.render import STATIC_DIR, make_environment, page_context
+from blackpoker.infra.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
+from blackpoker.render.actionlist.templates import STATIC_DIR, make_environment, page_context
 from blackpoker.render.actionlist.view import EntryView, Group, ListPage, Section, list_pages
 from blackpoker.render.pdfparts import (
     PX_TO_PT,

@@ -29,15 +29,18 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def rate(wins: int, n: int) -> dict[str, Any]:
+    """A win rate with its Wilson 95% interval: a handful of games says little, and the report must show how little."""
     low, high = wilson(wins, n)
     return {"wins": wins, "games": n, "rate": wins / n if n else 0.0, "low": low, "high": high}
 
 
 def regulation_key(g: GameSummary) -> str:
+    """The regulation as the command line and the study files name it (``mast+extra``)."""
     return g.format + (f"+{g.frame}" if g.frame else "")
 
 
 def regulation_name(rules: Rules, key: str) -> str:
+    """The regulation as a reader of the report reads it (マスター + エクストラ)."""
     fmt, _, frame = key.partition("+")
     return rules.format(fmt).name + (f" + {rules.frame(frame).name}" if frame else "")
 

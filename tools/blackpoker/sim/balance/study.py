@@ -33,6 +33,8 @@ def regulation_ids(text: str) -> tuple[str, str | None]:
 
 def study_games(regulations: list[tuple[str, str | None]], policies: tuple[str, str], games: int,
                 seed: int) -> list[GameSpec]:
+    """Game i of each regulation gets seed ``seed + i`` and the policies take turns in seat A, so the result is
+    the same however the games are spread over workers, and neither policy always has seat A."""
     specs: list[GameSpec] = []
     for fmt, frame in regulations:
         for i in range(games):
@@ -64,4 +66,5 @@ def same_rules(rules: Rules) -> Rules:
 
 
 def chunks(specs: list[GameSpec], size: int) -> list[tuple[GameSpec, ...]]:
+    """Games go to the workers a few at a time: fewer tasks to send and collect than one per game."""
     return [tuple(specs[i:i + size]) for i in range(0, len(specs), size)]

@@ -38,6 +38,7 @@ def parse_policy(spec: str) -> tuple[str, str]:
 
 
 def make_policy(spec: str, rules: Rules, seed: int) -> Policy:
+    """A policy by the name the command line and the balance study take, with its own seeded randomness."""
     name, budget = parse_policy(spec)
     if name == "random":
         return RandomPolicy(seed)

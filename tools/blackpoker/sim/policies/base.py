@@ -15,4 +15,6 @@ class Policy(Protocol):
 
     name: str
 
-    def decide(self, observation: Observation, legal: Sequence[Decision]) -> Decision: ...
+    def decide(self, observation: Observation, legal: Sequence[Decision]) -> Decision:
+        """One of ``legal``, from what the player sees only: a policy never reads the state, so it cannot cheat."""
+        ...

@@ -29,6 +29,7 @@ DONE = "決定"
 
 
 def life_estimate(side: SideView) -> int:
+    """A side's life count: exact for the viewer, else the public answer (``10枚以上`` counts as 10)."""
     if side.life is not None:
         return side.life
     text = side.life_answer.rstrip("枚")
@@ -69,6 +70,7 @@ class GreedyPolicy:
         self.free: dict[str, int] = {}  # actions requested this turn without key cards or cost (rare-draw, …)
 
     def decide(self, observation: Observation, legal: Sequence[Decision]) -> Decision:
+        """The best-scored decision, ties broken at random so that games between two greedy players differ."""
         if len(legal) == 1:
             return legal[0]
         if observation.turn != self.turn:
@@ -82,6 +84,8 @@ class GreedyPolicy:
 
     # --- scores ------------------------------------------------------------------------------------------
     def score(self, obs: Observation, d: Decision) -> float:
+        """A beginner's value of a decision: passing on one's own idle turn scores low, so the player develops the
+        field."""
         if isinstance(d, Choose):
             return self.choose_score(obs, d.option)
         if isinstance(d, Pass):  # on one's own turn with an empty stage a pass only hands the chance back
@@ -90,6 +94,8 @@ class GreedyPolicy:
         return self.request_score(obs, d)
 
     def request_score(self, obs: Observation, d: RequestAction) -> float:
+        """A request's value: what it does for this player, less what it costs (life counts more when little is
+        left)."""
         me_i, opp_i = obs.viewer, 1 - obs.viewer
         life = life_estimate(obs.me)
         cost = d.payment.life * (3 if life <= 3 else 0.3) + len(d.payment.discards) * 0.4 \
@@ -140,6 +146,7 @@ class GreedyPolicy:
         return value - cost
 
     def choose_score(self, obs: Observation, option: object) -> float:
+        """An option's value while an effect waits for a choice (attackers, blockers, targets, cards)."""
         prompt = obs.pending.prompt if obs.pending else ""
         opp = obs.opponent
         if prompt.startswith("アタッカー"):

@@ -24,7 +24,7 @@ from blackpoker.core.model import Rules
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.draw import randbelow
 from blackpoker.sim.engine import apply, current_player, legal_decisions
-from blackpoker.sim.errors import SimError
+from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.policies.determinize import determinize
 from blackpoker.sim.policies.greedy import GreedyPolicy
 from blackpoker.sim.policies.observation import Observation, observe
@@ -92,6 +92,8 @@ class ISMCTSPolicy:
         self.rollout_policy = GreedyPolicy(seed)
 
     def decide(self, observation: Observation, legal: Sequence[Decision]) -> Decision:
+        """Search from the information set the viewer is in: each simulation draws hidden cards consistent with what
+        it saw, so the search never uses the opponent's hand."""
         if observation.turn != self.turn:
             self.turn, self.free = observation.turn, set()
         idle = not observation.stage and observation.chance == observation.turn_player == observation.viewer

@@ -171,10 +171,12 @@ class Observation(Frozen):
 
     @property
     def me(self) -> SideView:
+        """The viewer's own side: the only one whose hand and exact life count are known."""
         return self.players[self.viewer]
 
     @property
     def opponent(self) -> SideView:
+        """The other side, as 2.11 discloses it."""
         return self.players[1 - self.viewer]
 
     def key(self) -> tuple[object, ...]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from blackpoker.core.model import Rules
 from blackpoker.core.yamlsource import parse_yaml
-from blackpoker.sim.engine import FOLLOWS, TRIGGERED, simulates
+from blackpoker.sim.effects import FOLLOWS, TRIGGERED, simulates
 from blackpoker.sim.frames import SETUPS
 
 # The actions the core flow itself plays (the triggered ones and what triggers them): without them no game runs.

@@ -27,6 +27,7 @@ class ExpectationResult:
     actual: object
 
     def line(self) -> str:
+        """The PASS/FAIL line the scenario runner prints, with the actual value when it failed."""
         mark = "PASS" if self.passed else "FAIL"
         text = f"{mark} {self.name} = {self.expected!s}"
         return text if self.passed else f"{text}(実際: {self.actual!s})"
@@ -40,6 +41,7 @@ class ScenarioResult:
 
     @property
     def passed(self) -> bool:
+        """A scenario passes when every expectation does; one that checks nothing fails, as it proves nothing."""
         return all(e.passed for e in self.expectations) and bool(self.expectations)
 
 def _check(s: GameState, expect: dict[str, Any], step: int, result: ScenarioResult, path: tuple[Any, ...]) -> None:

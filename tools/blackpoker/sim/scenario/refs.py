@@ -46,24 +46,29 @@ def unplayable(what: str, exc: Exception) -> str:
             "the rules can reach (if they are, this is a bug in the simulator)")
 
 def card_at(text: str, path: tuple[Any, ...]) -> Card:
+    """A card written in a scenario; a bad one is an error at its place in the file."""
     try:
         return parse_card(str(text))
     except ValueError as exc:
         raise Located(path, str(exc)) from None
 
 def cards_at(items: list[Any], path: tuple[Any, ...]) -> tuple[Card, ...]:
+    """A list of cards written in a scenario, each located."""
     return tuple(card_at(t, path + (i,)) for i, t in enumerate(items))
 
 def located(scenario: Scenario, exc: Located) -> DefinitionErrors:
+    """A scenario's located problem as the errors every command reports (file:line:col)."""
     return DefinitionErrors([scenario.src.error(exc.path, exc.message, key=exc.key)])
 
 def fog_at(rules: Rules, text: str, path: tuple[Any, ...]) -> str:
+    """A fog by id or Japanese name, as scenario authors write either."""
     for f in rules.fogs:
         if text in (f.id, f.name):
             return f.id
     raise Located(path, f"'{text}' is not a fog; expected one of " + ", ".join(f.name for f in rules.format_fogs))
 
 def action_at(rules: Rules, text: str, path: tuple[Any, ...]) -> str:
+    """An action by id or Japanese name, as scenario authors write either."""
     try:
         return rules.find_action(str(text)).id
     except KeyError as exc:
@@ -106,6 +111,7 @@ def _request_ref(s: GameState, ref: str, path: tuple[Any, ...]) -> int:
     raise Located(path, f"no request '{name}'{f' #{nth}' if nth else ''} on the stage")
 
 def target_at(s: GameState, ref: str, path: tuple[Any, ...]) -> Target:
+    """A target reference (``A``, ``A:♠7``, ``request:カウンター#2``, ``trump:B:♠2``) resolved in the position."""
     ref = str(ref)
     if ref in PLAYER_INDEX:
         return Target("player", PLAYER_INDEX[ref])

@@ -8,8 +8,8 @@ from blackpoker.core.cards import parse_card
 from blackpoker.core.model import Rules
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.engine import apply, current_player
-from blackpoker.sim.errors import IllegalDecision
 from blackpoker.sim.frames import SetupError
+from blackpoker.sim.game_errors import IllegalDecision
 from blackpoker.sim.requests import cost_letters
 from blackpoker.sim.scenario.expect import ExpectationResult, ScenarioResult, _check
 from blackpoker.sim.scenario.refs import (

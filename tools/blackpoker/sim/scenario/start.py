@@ -54,6 +54,7 @@ Where = tuple[Any, ...]  # a data path in the scenario file
 
 
 def build_start(scenario: Scenario, rules: Rules, *, record: bool = False) -> GameState:
+    """The scenario's starting position; a position the simulator cannot set up is a located error, not a traceback."""
     try:
         return _build_start(scenario, rules, record)
     except Located as exc:

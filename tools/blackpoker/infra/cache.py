@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from blackpoker.pipeline.fsutil import write_atomic
+from blackpoker.infra.fsutil import write_atomic
 
 _KEY = re.compile("[0-9a-f]{64}")  # a step entry's name: its key
 

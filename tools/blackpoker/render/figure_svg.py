@@ -6,24 +6,26 @@ image files and scales with CSS; the rulebook (sphinxext/figures.py) and the act
 from __future__ import annotations
 
 import html
+import math
 import re
 import subprocess
 from functools import lru_cache
 
+from blackpoker.core.cards import parse_card
 from blackpoker.core.model import Flow, Rules
+from blackpoker.render.cardart import back
 
 FONT = "'BIZ UDPGothic', 'BIZ UDGothic', 'Noto Sans CJK JP', sans-serif"
 INK, PAPER, ACCENT, MUTED = "#222", "#fff", "#8b1a1a", "#eef1f5"
-# On a screen a figure is never drawn smaller than its smallest text at 11 px: a phone scrolls it sideways.
-SMALLEST_TEXT = 8  # user units (the inline figures) or points (Graphviz's edge labels are 10)
-MIN_SCALE = 11 / SMALLEST_TEXT
-DOT_MIN_SCALE = 11 / 10
+# On a screen a figure is never drawn smaller than its own smallest text at 11 px: a phone scrolls it sideways.
+DOT_MIN_SCALE = 1.0  # every text of a chart is 11 pt
 
 
 # --- inline SVG primitives ---------------------------------------------------------------------------
 def _svg(width: int, height: int, body: list[str], title: str) -> str:
+    smallest = min((float(s) for s in re.findall(r'font-size="([0-9.]+)"', "".join(body))), default=11.0)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-            f'class="bp-svg" style="max-width:{width * 1.6:.0f}px; --bp-min-width:{width * MIN_SCALE:.0f}px" '
+            f'class="bp-svg" style="max-width:{width * 1.6:.0f}px; --bp-min-width:{math.ceil(width * 11 / smallest)}px" '
             f'font-family="{FONT}">'
             f"<title>{html.escape(title)}</title>{''.join(body)}</svg>")
 
@@ -36,16 +38,12 @@ def _text(x: float, y: float, text: str, size: int = 11, anchor: str = "middle",
 
 def _card(x: float, y: float, face_down: bool = False, sideways: bool = False, label: str = "") -> str:
     w, h = (34, 24) if sideways else (24, 34)
-    fill = "url(#bp-back)" if face_down else PAPER
-    out = f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="3" fill="{fill}" stroke="{INK}" stroke-width="1"/>'
+    if face_down:
+        return back(x, y, w, h)
+    out = f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="3" fill="{PAPER}" stroke="{INK}" stroke-width="1"/>'
     if label and not face_down:
         out += _text(x + w / 2, y + h / 2 + 4, label, size=10, fill=ACCENT if label[0] in "♡◇" else INK)
     return out
-
-
-_PATTERN = ('<defs><pattern id="bp-back" width="6" height="6" patternUnits="userSpaceOnUse">'
-            '<rect width="6" height="6" fill="#d9dee8"/><path d="M0 6 L6 0" stroke="#7a869a" stroke-width="1"/>'
-            "</pattern></defs>")
 
 
 def _zone(x: float, y: float, w: float, h: float, name: str, cards: list[str]) -> list[str]:
@@ -54,10 +52,36 @@ def _zone(x: float, y: float, w: float, h: float, name: str, cards: list[str]) -
 
 
 # --- layouts ----------------------------------------------------------------------------------------
-def layout_svg(rules: Rules, zone_ids: tuple[str, ...], title: str) -> str:
-    """One player's side of the table: 場 on top, the piles below, 手札 at the bottom (2.5, 5.3)."""
+# the face-up cards a layout shows: two soldiers on the field, the fog's card, the graveyard's top, four in the hand
+SHOWN = ("S5", "HK", "H3", "C7", "SA", "S9", "DQ", "C2")
+FAR_SHOWN = ("D8", "C4", "S2", "H6", "", "", "", "")  # the opponent in Fig 1.1: its hand is not seen
+
+
+def shown_cards(deck: tuple[str, ...] = (), base: tuple[str, ...] = SHOWN) -> tuple[str, ...]:
+    """The cards a layout shows, all from ``deck`` when the layout illustrates one (エントリー 20): each of ``base``
+    kept if the deck has it, else the deck's first unused card of the same suit, else its first unused card."""
+    if not deck:
+        return base
+    left = [c for c in deck if c not in base]
+    out = []
+    for code in base:
+        if not code or code in deck:
+            out.append(code)
+            continue
+        pick = next((c for c in left if c[:1] == code[:1]), left[0])
+        left.remove(pick)
+        out.append(pick)
+    return tuple(out)
+
+
+def layout_svg(rules: Rules, zone_ids: tuple[str, ...], title: str, deck: tuple[str, ...] = (),
+               shown: tuple[str, ...] = SHOWN) -> str:
+    """One player's side of the table: 場 on top, the piles below, 手札 at the bottom (2.5, 5.3). The face-up cards
+    are ``shown`` (card codes; an empty code in the hand is a card seen from its back), taken from ``deck`` when
+    the layout is a frame's with a fixed deck."""
     name = {z.id: z.name for z in rules.zones}
-    body = [_PATTERN]
+    labels = [str(parse_card(c)) if c else "" for c in shown_cards(deck, shown)]
+    body: list[str] = []
     # row 2: left the zones frames add, then fog; right graveyard and life
     x = 10.0
     for z in [z for z in ("trump", "rare", "pack") if z in zone_ids] + ["fog"]:
@@ -65,19 +89,19 @@ def layout_svg(rules: Rules, zone_ids: tuple[str, ...], title: str) -> str:
         cards = {"trump": [_card(x + 10, 114, face_down=True), _card(x + 38, 114, face_down=True)],
                  "rare": [_card(x + 10, 114, face_down=True)],
                  "pack": [_card(x + 12, 112, face_down=True), _card(x + 10, 114, face_down=True)],
-                 "fog": [_card(x + 10, 114, label="♡3")]}[z]
+                 "fog": [_card(x + 10, 114, label=labels[2])]}[z]
         body += _zone(x, 90, w, 68, name[z], cards)
         x += w + 6
     gx = max(246.0, x + 20)
-    body += _zone(gx, 90, 68, 68, name["graveyard"], [_card(gx + 22, 114, label="♣7")])
+    body += _zone(gx, 90, 68, 68, name["graveyard"], [_card(gx + 22, 114, label=labels[3])])
     body += _zone(gx + 74, 90, 70, 68, name["life"], [_card(gx + 98, 112, face_down=True), _card(gx + 96, 114, face_down=True)])
     width = int(gx + 74 + 70 + 10)
     # row 1: the field, with a face-down bulwark and two soldiers; row 3: the hand
     body += _zone(10, 10, width - 20, 70, name["field"],
-                  [_card(30, 34, face_down=True), _card(70, 34, label="♠5"), _card(104, 34, label="♡K")])
+                  [_card(30, 34, face_down=True), _card(70, 34, label=labels[0]), _card(104, 34, label=labels[1])])
     mid = width / 2 - 52
     body += _zone(10, 168, width - 20, 60, name["hand"],
-                  [_card(mid + 26 * i, 188, label=lbl) for i, lbl in enumerate(("♠A", "♠9", "◇Q", "♣2"))])
+                  [_card(mid + 26 * i, 188, label=lbl, face_down=not lbl) for i, lbl in enumerate(labels[4:])])
     return _svg(width, 238, body, title)
 
 
@@ -142,7 +166,8 @@ def play_scene_svg(rules: Rules, title: str) -> str:
     assert box is not None  # layout_svg always writes a viewBox
     width = int(box.group(1))
     inner = near[near.index("</title>") + len("</title>"):near.rindex("</svg>")]
-    far = inner.replace(_PATTERN, "")  # one pattern per figure
+    opponent = layout_svg(rules, common, title, shown=FAR_SHOWN)  # other cards, the hand seen from its back
+    far = opponent[opponent.index("</title>") + len("</title>"):opponent.rindex("</svg>")]
     body = [f'<g transform="rotate(180 {width / 2} 119)">{far}</g>',
             f'<path d="M10 246 L{width - 10} 246" stroke="#9aa5b5" stroke-dasharray="6 4"/>',
             _text(width - 12, 242, "相手", size=10, anchor="end"), _text(width - 12, 260, "自分", size=10, anchor="end"),
@@ -153,7 +178,7 @@ def play_scene_svg(rules: Rules, title: str) -> str:
 def character_examples_svg(rules: Rules, title: str) -> str:
     """Fig 2.2: a character is one card or several: a soldier, a hero, an equipped soldier, a bulwark."""
     name = {c.id: c.name for c in rules.characters}
-    body = [_PATTERN]
+    body: list[str] = []
     items = ((20, [_card(20, 16, label="♠7")], name["soldier"], "1枚"),
              (90, [_card(90, 16, label="♡K")], name["hero"], "1枚"),
              (160, [_card(160, 16, label="♣3"), _card(172, 20, label="♣5"), _card(184, 24, label="♣9")],
@@ -169,7 +194,7 @@ def character_examples_svg(rules: Rules, title: str) -> str:
 def bulwark_placement_svg(rules: Rules, title: str) -> str:
     """Fig 2.7: bulwarks go next to the life, in the order they came, never swapped."""
     zone = {z.id: z.name for z in rules.zones}
-    body = [_PATTERN, _ARROW, *_zone(10, 10, 250, 70, zone["field"], [_card(30, 34, label="♠5"),
+    body = [_ARROW, *_zone(10, 10, 250, 70, zone["field"], [_card(30, 34, label="♠5"),
                                                                      _card(150, 34, face_down=True),
                                                                      _card(180, 34, face_down=True),
                                                                      _card(210, 34, face_down=True)]),
@@ -270,18 +295,24 @@ def flow_dot(flow: Flow) -> str:
     lines = ["digraph flow {", f'graph [fontname="{font}", nodesep=0.3, ranksep=0.3, bgcolor="transparent"];',
              f'node [fontname="{font}", fontsize=11, shape=box, style="rounded,filled", fillcolor="{MUTED}", '
              f'color="#6b7788", margin="0.12,0.05"];',
-             f'edge [fontname="{font}", fontsize=10, color="#444", fontcolor="{ACCENT}", arrowsize=0.7];']
+             f'edge [fontname="{font}", fontsize=11, color="#444", fontcolor="{ACCENT}", arrowsize=0.7];']
     entered, left = {e.target for e in flow.edges}, {e.source for e in flow.edges}
     for s in flow.steps:
         shape = ', shape=diamond, style="filled", fillcolor="#fff7e6"' if s.decision else ""
         if s.id not in entered or s.id not in left:
             shape = ', shape=oval, style="filled", fillcolor="#e3ecf7"'
-        lines.append(f'"{_dot_escape(s.id)}" [label="{_dot_escape(s.text)}"{shape}];')
+        lines.append(f'"{_dot_escape(s.id)}" [label="{_dot_escape(_two_lines(s.text))}"{shape}];')
     for e in flow.edges:
         label = f' [xlabel="{_dot_escape(e.label)}"]' if e.label else ""
         lines.append(f'"{_dot_escape(e.source)}" -> "{_dot_escape(e.target)}"{label};')
     lines.append("}")
     return "\n".join(lines)
+
+
+def _two_lines(text: str) -> str:
+    """A long step's number on a line of its own (「[6-10-3]」, then the text), so a chart fits the column."""
+    number, sep, rest = text.partition("] ")
+    return f"{number}]\n{rest}" if sep and len(rest) > 10 else text
 
 
 def _dot_escape(text: str) -> str:

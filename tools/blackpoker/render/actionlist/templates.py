@@ -14,7 +14,7 @@ from blackpoker.core.kinds import KIND
 from blackpoker.core.model import Rules, TextList
 from blackpoker.core.paths import TEMPLATES
 from blackpoker.core.typography import for_readers
-from blackpoker.render.actionlist.text import InlineMarkup
+from blackpoker.render.actionlist.inline import InlineMarkup
 from blackpoker.render.actionlist.view import ListPage
 from blackpoker.render.pdfparts import css_string
 from blackpoker.render.qr import qr_svg

@@ -1,5 +1,5 @@
-"""Build the rulebook: the HTML site (furo), then the book PDF (singlehtml + basic theme → WeasyPrint, A5)
-and its saddle-stitch booklet (imposition).
+"""Run Sphinx and build the rulebook: the HTML site (furo), then the book PDF (singlehtml + basic theme →
+WeasyPrint, A5) and its saddle-stitch booklet (imposition).
 
 Sphinx runs with warnings as errors; every warning is collected and reported together. Its environment is
 kept in ``work_dir`` between builds, so only documents whose inputs changed are read again (the
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.paths import SOURCE
-from blackpoker.pipeline.cache import fingerprint
-from blackpoker.pipeline.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
+from blackpoker.infra.cache import fingerprint
+from blackpoker.infra.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
 from blackpoker.render.pdfparts import PartCache
 
 PDF_NAME = "blackpoker.pdf"
@@ -45,7 +45,7 @@ def _sphinx(builder: str, source: Path, out: Path, doctrees: Path, definitions: 
     from sphinx.application import Sphinx
     from sphinx.util.docutils import docutils_namespace, patch_docutils
 
-    from blackpoker.sphinxext.base import DefinitionsFailed
+    from blackpoker.sphinxext.ruleset import DefinitionsFailed
 
     warnings = io.StringIO()
     confoverrides = {"blackpoker_definitions": str(definitions.resolve()), **(overrides or {})}
@@ -76,15 +76,6 @@ def _fix_single_html(index: Path) -> None:
     """singlehtml's toctree links read '#document-x#label'; keep the last fragment (toolchain notes §3)."""
     text = index.read_text(encoding="utf-8")
     index.write_text(_DOUBLE_FRAGMENT.sub('href="#', text), encoding="utf-8")
-
-
-def render_pdf(html: Path, pdf: Path) -> None:
-    """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
-    from blackpoker.pipeline.fsutil import write_atomic
-    from blackpoker.render.pdfparts import layout, relative_links
-
-    base = html.parent.resolve().as_uri() + "/"
-    write_atomic(pdf, relative_links(layout(html.read_text(encoding="utf-8"), base).write_pdf(), base))
 
 
 def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None,

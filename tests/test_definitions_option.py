@@ -1,0 +1,40 @@
+"""One way to say which rules: every command that reads rules takes --definitions DIR, with the same default and
+the same error when the folder is missing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from blackpoker.core.paths import ROOT
+
+COMMANDS = (("check",), ("export",), ("build",), ("serve",), ("sim", "run", "record.json"), ("sim", "play"),
+            ("sim", "replay", "record.json"), ("sim", "balance"))
+MISSING = ("nowhere: no such definitions folder; expected a folder of definitions (ruleset.yaml, actions.yaml …): "
+           "give it with --definitions DIR\n")
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120, env={"PYTHONPATH": str(ROOT / "tools"), "PATH": "/usr/bin:/bin"})
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[" ".join(c[:2]) for c in COMMANDS])
+def test_every_command_takes_definitions_and_refuses_a_missing_folder(command: tuple[str, ...], tmp_path: Path) -> None:
+    (tmp_path / "record.json").write_text("{}", encoding="utf-8")
+    result = run(*command, "--definitions", "nowhere", cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", MISSING)
+
+
+def test_sim_play_reads_its_formats_and_frames_from_the_rules(tmp_path: Path) -> None:
+    result = run("sim", "play", "--format", "expert", "--definitions", str(ROOT / "definitions"), cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.endswith("error: --format: 'expert' is not a format of v8.1; expected one of lite, std, pro, "
+                                  "mast, all\n")
+    result = run("sim", "play", "--frame", "galaxy", "--definitions", str(ROOT / "definitions"), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "error: --frame: 'galaxy' is not a frame of v8.1; expected one of none, entry20, pack, rarepack, " \
+           "strategy, extra, all\n" in result.stderr
