@@ -2,8 +2,8 @@
 moves no page, and one that makes the entry longer, so pages after it move).
 
 Targets (2-core machine): cold build <= 15 s, no-change rebuild <= 1 s, one-entry edit <= 5 s, check <= 0.5 s.
-Then cold builds with one flavour text made 100 KB and 300 KB long: the time they add must grow linearly
-with the text (the 300 KB build adds at most 1.5 times three times what the 100 KB one adds).
+Then scripts/bench_scale.py: cold builds of 50, 500 and 5,000 actions (time per action, peak memory) and with one
+flavour text of 100 KB and 300 KB, with and without break opportunities (the time they add must grow linearly).
 Run it with `make bench`. It builds into a temporary folder and never touches build/.
 """
 
@@ -60,37 +60,12 @@ def main() -> None:
     for name, seconds in figures.items():
         target = TARGETS[name]
         print(f"{name:<{width}}  {seconds:7.2f}  {target:6.1f}  {'yes' if seconds <= target else 'NO'}")
-    long_entry()
+    print()
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_scale.py")], cwd=ROOT, check=True)
     sim_bench = ROOT / "scripts" / "bench_sim.py"
     if sim_bench.exists():
         print()
         subprocess.run([sys.executable, str(sim_bench)], cwd=ROOT, check=True)
-
-
-def long_entry() -> None:
-    """Cold builds with one flavour text of 0, 100 and 300 KB (best of two each): seconds added per 100 KB."""
-    marker = "「防壁の次は兵士を出します。これが戦術の基本です。」"
-    sentence = "防壁を並べ、兵士を出し、攻撃する。この順番を忘れないように。"  # 30 characters, 90 bytes
-    seconds = {}
-    for size in (0, 100, 300):
-        with tempfile.TemporaryDirectory(prefix="bp-bench-long-") as tmp:
-            defs = Path(tmp) / "definitions"
-            shutil.copytree(ROOT / "definitions", defs)
-            actions = defs / "actions.yaml"
-            text = sentence * (size * 1024 // len(sentence.encode("utf-8")))
-            actions.write_text(actions.read_text(encoding="utf-8").replace(marker, f"「{text}」"), encoding="utf-8")
-            # the best of two cold builds (each into a new folder, with a new cache): this machine is noisy
-            seconds[size] = min(timed([*BLACKPOKER, "build", "--definitions", str(defs), "--out",
-                                       str(Path(tmp) / f"run{run}" / "site")], ROOT) for run in (1, 2))
-    per_100 = {size: (seconds[size] - seconds[0]) / (size / 100) for size in (100, 300)}
-    print()
-    print("long entry (cold builds)  seconds  added per 100 KB")
-    for size, value in seconds.items():
-        print(f"flavour text {size:>3} KB      {value:7.2f}  {per_100[size]:7.2f}" if size else
-              f"flavour text   0 KB      {value:7.2f}")
-    ratio = per_100[300] / per_100[100] if per_100[100] > 0 else float("inf")
-    print(f"growth 300 KB / 100 KB per KB: {ratio:.2f} (linear: about 1; target <= 1.5) "
-          f"{'yes' if ratio <= 1.5 else 'NO'}")
 
 
 if __name__ == "__main__":

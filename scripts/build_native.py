@@ -94,10 +94,7 @@ def build() -> None:
     """Compile the group (output to :data:`LOG`); CompileFailed when the compiler fails, leaving no extension."""
     with output_to_log():
         try:
-            probe_compiler()
             compile_group()
-        except CompileFailed:
-            raise
         except (Exception, SystemExit) as error:  # setuptools reports a failed compiler as SystemExit("error: …")
             for partial in built_files():
                 partial.unlink()
@@ -141,8 +138,11 @@ def main() -> None:
         print(f"simulator: {state}")
         return
     start = time.perf_counter()
-    print(f"simulator: compiling {len(native.COMPILED)} modules with mypyc ({state.split(': ', 1)[1]})", flush=True)
     try:
+        with output_to_log():
+            probe_compiler()
+        print(f"simulator: compiling {len(native.COMPILED)} modules with mypyc ({state.split(': ', 1)[1]})",
+              flush=True)
         build()
     except CompileFailed as error:
         required = os.environ.get(REQUIRE_VARIABLE) == "require"

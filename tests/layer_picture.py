@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 BEGIN = "<!-- layers: drawn from the import contracts in pyproject.toml by tests/layer_picture.py, which test_layers.py runs -->"
 END = "<!-- /layers -->"
-INNER = 40  # characters inside the box
+INNER = 50  # characters inside the box
 
 
 def contracts(pyproject: str) -> list[dict[str, Any]]:
@@ -37,6 +37,8 @@ def _cells(row: list[str]) -> tuple[list[int], list[str]]:
     borders = [(i + 1) * (width + 1) - 1 for i in range(len(row) - 1)]
     edges = [0, *[b + 1 for b in borders], INNER + 1]
     texts = [f" {name}".ljust(edges[i + 1] - edges[i] - 1) for i, name in enumerate(row)]
+    if any(len(text) > edges[i + 1] - edges[i] - 1 for i, text in enumerate(texts)):
+        raise ValueError(f"a name of {row} is too long for the picture: widen INNER")
     return borders, texts
 
 

@@ -89,3 +89,17 @@ def test_a_hidden_hand_is_drawn_as_backs() -> None:
     b_hand = {str(c) for c in state.players[1].hand}
     assert b_hand <= set(_texts(open_)) and not b_hand & set(_texts(hidden))
     assert hidden.count('fill="#6f7f9f"') == open_.count('fill="#6f7f9f"') + len(b_hand)
+
+
+def test_an_ability_example_shows_its_abilities_on_the_board_and_in_the_play_by_play() -> None:
+    """6.4.2's examples are about the abilities they start with (E5: 「サイズ 9」 from -1, +2 and +3)."""
+    from blackpoker.sphinxext.examples import load, play
+    rules = load_rules()
+    path = next((SCENARIOS / "examples").glob("e05-*.yaml"))
+    state = build_start(load_scenario(path, rules), rules)
+    assert state is not None
+    texts = _texts(board_svg(state, "はじめ"))
+    assert "有効な能力(古い順)" in texts and "サイズ 9" in texts
+    assert any("全ての兵士のサイズを -1" in t for t in texts) and any("(Aの♠5)" in t for t in texts)
+    played = play(rules, load(path, rules))
+    assert played.lines[0] == "はじめに有効な能力(古い順):" and any("+3" in line for line in played.lines[1:4])

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.build import build
+from blackpoker.pipeline.build import CACHE, build
 from blackpoker.render.pdfparts import PartCache
 
 OLD = "「防壁の次は兵士を出します。これが戦術の基本です。」"
@@ -41,7 +41,7 @@ def test_an_entry_edit_rerenders_only_what_shows_it_and_equals_a_cold_build(tmp_
     shutil.copytree(DEFINITIONS, defs)
     out = tmp_path / "site"
     build(defs, out, progress=lambda _: None)
-    parts = PartCache(tmp_path / ".cache" / "parts")
+    parts = PartCache(tmp_path / CACHE / "parts")
     before = parts.keys()
     kinds = {k.rsplit("-", 1)[0] for k in before}
     assert kinds >= {"chapter-format", "entries-actions~0", "frame-all", "cover-all", "front"}

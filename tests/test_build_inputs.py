@@ -21,7 +21,7 @@ from blackpoker.core.loader import load_rules
 from blackpoker.core.paths import DEFINITIONS, PACKAGE, ROOT, SCENARIOS, SCHEMAS, SOURCE, TEMPLATES
 from blackpoker.infra import toolchain as toolchain_module
 from blackpoker.pipeline import build as build_module
-from blackpoker.pipeline.build import MARKER, STEPS, build_inputs, kept_state_key, step_key
+from blackpoker.pipeline.build import CACHE, MARKER, STEPS, build_inputs, kept_state_key, step_key
 from blackpoker.pipeline.code import code_closure
 
 
@@ -90,7 +90,7 @@ def _snapshot(out: Path) -> dict[str, bytes]:
 def _reference(checkout: Path, folder: Path, parts: Path) -> dict[str, bytes]:
     """A build with no step cache and no Sphinx environment; the rendered PDF parts (keyed by their HTML, CSS
     and toolchain) are shared, or a dozen builds would render every page again."""
-    shutil.copytree(parts, folder / ".cache" / "parts")
+    shutil.copytree(parts, folder / CACHE / "parts")
     _build(checkout, folder / "site")
     return _snapshot(folder / "site")
 
@@ -124,6 +124,6 @@ def test_after_an_edit_of_every_input_kind_an_incremental_build_equals_a_clean_o
         after = _snapshot(site)
         if shows is not None:
             assert after.get(shows) != before.get(shows), f"the {what} edit does not show in {shows}"
-        reference = _reference(checkout, tmp_path / f"clean-{n}", tmp_path / "incremental" / ".cache" / "parts")
+        reference = _reference(checkout, tmp_path / f"clean-{n}", tmp_path / "incremental" / CACHE / "parts")
         differ = sorted(k for k in after.keys() | reference.keys() if after.get(k) != reference.get(k))
         assert differ == [], f"after the {what} edit, the incremental build differs from a clean one"

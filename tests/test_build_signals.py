@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from blackpoker.pipeline.build import CACHE
+
 DEADLINE = 60.0  # seconds to wait for something that should happen at once; generous for a loaded machine
 
 
@@ -63,5 +65,5 @@ def test_a_stopped_build_leaves_no_worker_and_no_half_made_folder(tmp_path: Path
     _wait_for(lambda: not any(_alive(pid) for pid in workers), "every worker gone")
     if signum != signal.SIGKILL:
         assert "Traceback" not in errors and errors.strip().endswith("interrupted" if signum == signal.SIGINT else "terminated")
-        left = sorted(p.name for p in tmp_path.iterdir() if p.name not in {".cache", ".site.lock"})
+        left = sorted(p.name for p in tmp_path.iterdir() if p.name not in {CACHE, ".site.lock"})
         assert left == []  # no staging or step folder, and no site: the build never finished

@@ -132,7 +132,7 @@ CASES = [
     Case("deck text and cards disagree", "frames.yaml", "20枚のデッキ", "21枚のデッキ",
          (Expected("frames.yaml", "[SA", "frames[0].deck.cards: the text says 21 枚 but the structure says 20"),)),
     Case("ruling applies to nothing", "rulings.yaml", "    applies_to: [action:equip]\n", "    applies_to: [action:equipp]\n",
-         (Expected("rulings.yaml", "action:equipp", "rulings[14].applies_to[0]: no action with id 'equipp'"),)),
+         (Expected("rulings.yaml", "action:equipp", "rulings[15].applies_to[0]: no action with id 'equipp'"),)),
 ]
 
 

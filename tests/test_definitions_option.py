@@ -38,3 +38,11 @@ def test_sim_play_reads_its_formats_and_frames_from_the_rules(tmp_path: Path) ->
     assert result.returncode == 2
     assert "error: --frame: 'galaxy' is not a frame of v8.1; expected one of none, entry20, pack, rarepack, " \
            "strategy, extra, all\n" in result.stderr
+
+
+def test_the_default_is_said_when_it_is_not_here(tmp_path: Path) -> None:
+    """No definitions/ in the current folder: the toolkit's own definitions are read, and the command says so."""
+    result = run("check", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.startswith("v8.1 ok:")
+    assert result.stderr.startswith("note: no definitions/ here: reading the definitions the toolkit carries (")
+    assert result.stderr.splitlines()[0].endswith("); give others with --definitions DIR")

@@ -85,3 +85,72 @@ def test_every_page_fits_its_screen(browser: Any, site: Path, width: int, height
     context.close()
     assert boards >= 100  # the chapters' and the report's boards were measured
     assert not problems, "\n".join(map(str, problems[:40])) + f"\n({len(problems)} in all)"
+
+
+STYLES = """() => {
+  const pick = sel => [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length);
+  const style = e => getComputedStyle(e);
+  return {
+    lineBreak: style(document.documentElement).lineBreak,
+    headings: pick('h1, h2, h3, th, td, figcaption').map(e => style(e).wordBreak),
+    paragraphs: pick('article p').slice(0, 20).map(e => style(e).textWrap || style(e).textWrapStyle),
+    font: style(document.body).fontFamily,
+  };
+}"""
+
+
+def test_japanese_typography(browser: Any, site: Path) -> None:
+    """Issue 22, items 6 and 7: strict line breaking, headings and cells that break between phrases only, paragraphs
+    that avoid a lone last line, and a Japanese font first in the stack, on every rulebook page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    for path in sorted(site.glob("*.html")):
+        page.goto(path.as_uri())
+        found = page.evaluate(STYLES)
+        assert found["lineBreak"] == "strict", path.name
+        assert set(found["headings"]) <= {"auto-phrase"}, (path.name, set(found["headings"]))
+        assert all("pretty" in w for w in found["paragraphs"]), (path.name, found["paragraphs"][:3])
+        assert found["font"].lstrip('"').startswith("BIZ UDPGothic"), (path.name, found["font"])
+    context.close()
+
+
+def _luminance(css: str) -> float:
+    r, g, b = (int(x) for x in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
+def test_a_dark_device_gets_dark_pages_everywhere(browser: Any, site: Path) -> None:
+    """Issue 22, item 6: the rulebook, the list hub and every list follow a dark device (dark ground, light
+    text), not only the rulebook."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    page = context.new_page()
+    pages = [site / "index.html", site / "actionlist" / "index.html", *sorted((site / "actionlist" / "html").glob("*.html"))]
+    for path in pages:
+        page.goto(path.as_uri())
+        ground, ink = page.evaluate("""() => {
+            const paint = e => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+                if (c !== 'rgba(0, 0, 0, 0)') return c; } return 'rgb(255, 255, 255)'; };
+            const p = document.querySelector('main p, article p, .entry p, p') || document.body;
+            return [paint(p), getComputedStyle(p).color]; }""")
+        assert _luminance(ground) < 0.25 and _luminance(ink) > 0.45, (path.name, ground, ink)
+    context.close()
+
+
+def test_the_balance_report_is_dark_on_a_dark_phone_with_its_plots_on_paper(browser: Any, tmp_path: Path) -> None:
+    """Issue 22, item 8: the balance report follows a dark device (its plots keep their white paper) and a phone
+    never scrolls the page sideways."""
+    from click.testing import CliRunner
+
+    from blackpoker.cli.main import cli
+    out = CliRunner().invoke(cli, ["sim", "balance", "--regulation", "lite", "--policies", "greedy,random",
+                                   "--games", "2", "--workers", "1", "--out", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    page = context.new_page()
+    page.goto((tmp_path / "report.html").as_uri())
+    ground, ink, plot, wide = page.evaluate("""() => [getComputedStyle(document.body).backgroundColor,
+        getComputedStyle(document.body).color, getComputedStyle(document.querySelector('figure svg')).backgroundColor,
+        document.documentElement.scrollWidth]""")
+    context.close()
+    assert _luminance(ground) < 0.25 and _luminance(ink) > 0.6 and plot == "rgb(255, 255, 255)", (ground, ink, plot)
+    assert wide <= 390

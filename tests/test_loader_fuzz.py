@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import shutil
 from typing import Any
 
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 
 from blackpoker import DefinitionErrors, load_rules
 from blackpoker.core.paths import DEFINITIONS
+from mutations import mutate
 
 FILES = sorted(p.name for p in DEFINITIONS.glob("*.yaml"))
 ORIGINAL = {name: yaml.safe_load((DEFINITIONS / name).read_text(encoding="utf-8")) for name in FILES}
@@ -21,37 +21,10 @@ values = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.text(max_si
                    st.lists(st.text(max_size=4), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, prefix + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, prefix + (i,))
-    return out
-
-
 @st.composite
 def mutations(draw: st.DrawFn) -> tuple[str, Any]:
     name = draw(st.sampled_from(FILES))
-    data = copy.deepcopy(ORIGINAL[name])
-    for _ in range(draw(st.integers(1, 3))):
-        paths = [p for p in _paths(data) if p]
-        if not paths:
-            break
-        path = draw(st.sampled_from(paths))
-        parent = data
-        for part in path[:-1]:
-            parent = parent[part]
-        action = draw(st.sampled_from(["replace", "delete", "duplicate"]))
-        if action == "replace":
-            parent[path[-1]] = draw(values)
-        elif action == "delete":
-            del parent[path[-1]]
-        elif isinstance(parent, list):
-            parent.append(copy.deepcopy(parent[path[-1]]))
-    return name, data
+    return name, mutate(draw, ORIGINAL[name], values)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -66,6 +66,12 @@ def test_every_entry_imports_with_headers_and_trump_data(imported: tuple[Path, s
     # a missing ruby: the base's reading, else from the name, else a warning
     assert rules.action("damage-judgement").reading == "だめーじはんてい"
     assert "trumpName: no ruby, and neither the base nor the name '革命' gives a reading" in result.stderr
+    # every value normalised for our definitions is a located note: numbers read as text, the final line break
+    # of a | block, spaces at the end of an effect's lines
+    assert "charList[0].chars[0].charSize: the number 11 read as the text '11'" in result.stderr
+    assert "trumps[0].trumpAbility: spaces or line breaks around the text dropped (the final line break of a | " \
+           "block)" in result.stderr
+    assert "actList[2].acts[9].actEffect: spaces at the end of line 2, 3, 7 dropped" in result.stderr
     # the rulings left out are named, one per line
     left = [line for line in result.stderr.splitlines() if line.endswith(": left out")]
     assert len(left) == 2 and all(line.startswith("note: rulings.yaml: ruling ") for line in left)
@@ -123,3 +129,55 @@ def test_the_simulator_plays_every_regulation_of_the_import(imported: tuple[Path
         assert {"no effect", "activation condition", "trigger", "target"} <= kinds
         assert len(notes) == len(kinds)  # each kind named once
     assert "マスター + エクストラ: games: 3" in result.stdout
+
+
+def test_added_removed_and_retyped_values_keep_the_rest_of_the_text(
+        imported: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+    """A number stays a number, a new field goes where the official order puts it, a removed entry takes its
+    group with it when it was the group's last, and a new entry joins the end of its group."""
+    folder, _ = imported
+    defs = tmp_path / "defs"
+    shutil.copytree(folder / "defs", defs)
+
+    def replace(name: str, old: str, new: str) -> None:
+        text = (defs / name).read_text(encoding="utf-8")
+        assert text.count(old) == 1, old
+        (defs / name).write_text(text.replace(old, new), encoding="utf-8")
+
+    trumps = yaml.safe_load((defs / "trumps.yaml").read_text(encoding="utf-8"))["trumps"]
+    last_ditch = next(t for t in trumps if t["name"] == "悪あがき")
+    text = (defs / "trumps.yaml").read_text(encoding="utf-8")
+    start = text.index(f"  - id: {last_ditch['id']}\n")
+    end = text.index("\n  - id: ", start + 1) + 1
+    (defs / "trumps.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
+    frames = (defs / "frames.yaml").read_text(encoding="utf-8")
+    (defs / "frames.yaml").write_text(frames.replace(f"      - {last_ditch['id']}\n", ""), encoding="utf-8")
+    replace("characters.yaml", "    reading: まおう\n", "    reading: まおう\n    story: 魔王の物語。\n")
+    chars = (defs / "characters.yaml").read_text(encoding="utf-8")
+    at = chars.index("  - id: reanimator\n")
+    size = chars.index("    size: '11'\n", at)
+    (defs / "characters.yaml").write_text(chars[:size] + "    size: '12'\n" + chars[size + 15:], encoding="utf-8")
+    with (defs / "actions.yaml").open("a", encoding="utf-8") as f:
+        f.write("\n  - id: meteor\n    name: メテオ\n    reading: めてお\n    category: 通常魔法\n    group: 通常魔法\n"
+                "    trigger: direct\n    speed: normal\n    timing: main\n    key_card: ♡A~10\n    effect:\n"
+                "      - 対戦相手に2点ダメージを与える。\n    introduced: v9.0\n    formats: [mast]\n")
+    result = run("export", "defs", "--format", "official", "-o", "back", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+    def changes(name: str) -> list[str]:
+        before = (SHARED / name).read_text(encoding="utf-8").splitlines()
+        after = (tmp_path / "back" / name).read_text(encoding="utf-8").splitlines()
+        return [line for line in difflib.unified_diff(before, after, lineterm="", n=0)
+                if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+    frame_changes = changes("act-frame.yaml")
+    assert "-      charSize: 11" in frame_changes and "+      charSize: 12" in frame_changes
+    assert "+      story: 魔王の物語。" in frame_changes
+    removed = [line for line in frame_changes if line.startswith("-")]
+    assert removed[0] == "-      charSize: 11" and "-  - type: 切札♣10 悪あがき" in removed
+    assert len([line for line in frame_changes if line.startswith("+")]) == 2
+    assert changes("act.yaml") == ["+    - format: mast", "+      actName: メテオ", "+      ruby: めてお",
+                                   "+      actId: meteor", "+      actType: 通常魔法", "+      actTrigger: 直接",
+                                   "+      actSpeed: 通常", "+      actTime: メイン", "+      actKey: ♡A〜10",
+                                   "+      actEffect: 対戦相手に2点ダメージを与える。", "+      since: v9.0", "+"]
+    assert changes("frame.yaml") == [] and changes("version.json") == []

@@ -324,8 +324,9 @@ def test_booklet_has_the_right_sides_in_order(site: Path) -> None:
             assert (lines[0] in crop) if lines else not crop.strip(), (side, slot)
 
 
-def test_pdf_links_are_relative_and_do_not_depend_on_the_build_folder(site: Path) -> None:
-    """Links to the site's other files must not carry the build machine's paths (determinism, portability)."""
+def test_pdf_links_are_absolute_under_the_site_and_do_not_depend_on_the_build_folder(site: Path, rules: Rules) -> None:
+    """Links to the site's other files work from a downloaded PDF (issue 22, item 4): absolute under the ruleset's
+    ``site``, never the build machine's paths (determinism, portability)."""
     from pypdf import PdfReader
     uris = []
     for pdf_page in PdfReader(site / "blackpoker.pdf").pages:
@@ -333,8 +334,11 @@ def test_pdf_links_are_relative_and_do_not_depend_on_the_build_folder(site: Path
             action = annot.get_object().get("/A")
             if action is not None and "/URI" in action.get_object():
                 uris.append(str(action.get_object()["/URI"]))
-    assert "blackpoker-booklet.pdf" in uris and "actionlist/pdf/blackpoker-all.pdf" in uris
+    base = rules.edition.site
+    assert base and f"{base}blackpoker-booklet.pdf" in uris and f"{base}actionlist/pdf/blackpoker-all.pdf" in uris
     assert not [u for u in uris if u.startswith("file:") or u.startswith("/")]
+    assert not [u for u in uris if not u.startswith(("http://", "https://", "mailto:"))], uris[:5]
+    assert not [u for u in uris if "%E3" in u]  # typeable: ?format=mast, not a percent-encoded name
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
@@ -448,8 +452,11 @@ def test_the_appendix_gives_every_list_and_view_at_its_absolute_address(site: Pa
     assert {"blackpoker.pdf", "blackpoker-booklet.pdf"} <= hrefs
     for key in ("lite", "std", "pro", "mast", "all"):
         assert {f"actionlist/pdf/blackpoker-{key}{s}.pdf" for s in ("", "-2up", "-booklet")} <= hrefs, key
-    # the book's own addresses, as it prints them
-    assert "actionlist/html/all.html?format=%E3%83%A9%E3%82%A4%E3%83%88" in hrefs
+    # short addresses a reader can type (issue 22, item 4): ids, nothing percent-encoded; each PDF labelled
+    assert "actionlist/html/all.html?format=lite" in hrefs and "actionlist/html/all.html?format=pro&frame=pack" in hrefs
+    assert not [h for h in hrefs if "%" in h]
+    for label in ("A5：", "A4 2in1：", "中綴じ冊子："):
+        assert html.count(f'<span class="bp-download-kind">{label}</span>') >= 5, label  # every list, each print
     assert "actionlist/html/all.html" in hrefs
     views = [h for h in hrefs if "&frame=" in h]
     assert len(views) == sum(len(rules.frames_for_format(f.id)) for f in rules.formats) == 10
@@ -549,3 +556,41 @@ def test_a_mark_naming_no_ruling_fails_the_build(tmp_path: Path) -> None:
     with pytest.raises(RulebookError) as raised:
         build_rulebook(DEFINITIONS, tmp_path / "site", pdf=False, work_dir=tmp_path / "work", source=source)
     assert "bp-amended" in str(raised.value) and "no-such-ruling" in str(raised.value)
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
+def test_the_printed_examples_read_as_a_narration(site: Path) -> None:
+    """Issue 22, item 4: on paper an example is told to a reader: a refused decision as 「× A はこの判断ができません
+    (…)」, no web-only mark (the report is not printed), and a ruling by its Japanese title, never its id."""
+    text = _run("pdftotext", str(site / PDF_NAME), "-")
+    flat = re.sub(r"\s+", "", text)
+    assert "不正な判断" not in flat and "シミュレーターで検証済み" not in flat
+    assert "はこの判断ができません" in flat
+    assert "裁定「複数のブロッカーが負けた場合」" in flat
+    for name in ("common", "core", "format", "frame"):
+        assert not re.search(r"裁定 [a-z]+-[a-z]", page(site, name)), name
+
+
+def test_every_visible_and_accessible_label_is_japanese(site: Path) -> None:
+    """Issue 22, item 7: tooltips, accessible names, icon titles and the footer: no English left by Sphinx or
+    the theme (「Link to this heading」, 「Toggle Light / Dark …」, 「Copyright」, 「Menu」)."""
+    english = re.compile(r'(?:title|aria-label)="[^"ぁ-んァ-ヶ一-龯]*[A-Za-z]{4}[^"ぁ-んァ-ヶ一-龯]*"'
+                         r"|<title>[A-Za-z][A-Za-z /,]+</title>|Copyright|Made with")
+    for path in sorted(site.glob("*.html")):
+        text = re.sub(r"<svg class=\"bp-svg.*?</svg>", "", path.read_text(encoding="utf-8"), flags=re.S)
+        found = sorted(set(english.findall(text)) - {'title="BlackPoker"'})
+        assert not found, (path.name, found[:5])
+
+
+def test_the_rulebook_links_to_the_hub_and_each_entry_to_its_list_entry(site: Path, rules: Rules) -> None:
+    """Issue 22, item 6: one site: every rulebook page's sidebar leads to the action lists' hub, and every entry to
+    its own entry in the full list (a frame's entry with its frame chosen); the anchors exist there."""
+    for path in sorted(site.glob("*.html")):
+        assert 'href="actionlist/index.html"' in path.read_text(encoding="utf-8"), path.name
+    links = set()
+    for name in ("format", "frame"):
+        links |= set(re.findall(r'<a class="reference external" href="(actionlist/html/all\.html[^"]*)">アクションリストで見る</a>',
+                                page(site, name)))
+    assert len(links) >= len(rules.actions) + len(rules.characters)
+    assert "actionlist/html/all.html#act-generation-change" in links
+    assert any(link.startswith("actionlist/html/all.html?frame=") for link in links)

@@ -126,3 +126,16 @@ def test_a_hit_s_passage_reads_the_names_without_their_readings(rules: Rules, se
     assert any(change.name in p for p in passages), passages
     glued = [p for p in passages if change.reading in p]
     assert glued == [], glued
+
+
+def test_a_passage_is_prose_never_a_picture_s_labels(served: tuple[Path, str], chromium: Any) -> None:
+    """Issue 22, item 5: the boards and figures are SVG text in the page; a hit's passage never quotes them."""
+    page = chromium.new_page()
+    page.goto(served[1] + "search.html?q=手札")
+    page.wait_for_selector("#search-results p.context")
+    page.wait_for_timeout(1500)  # every passage fetched
+    passages = page.eval_on_selector_all("#search-results p.context", "els => els.map(e => e.textContent)")
+    page.close()
+    assert passages
+    board = [p for p in passages if re.search(r"ライフ \d+ (枚 )?・ 手札|はじめから変わったところ|チャンス: [AB]", p)]
+    assert board == [], board[:3]

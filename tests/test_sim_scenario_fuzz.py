@@ -16,6 +16,7 @@ from blackpoker import DefinitionErrors, load_rules
 from blackpoker.core.cards import parse_card
 from blackpoker.core.model import Rules
 from blackpoker.sim.scenario import load_scenario, run_scenario
+from mutations import data_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "scenarios").rglob("*.yaml"))
@@ -49,17 +50,6 @@ class _NoAliases(yaml.SafeDumper):
         return True
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, prefix + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, prefix + (i,))
-    return out
-
-
 def _at(data: Any, path: tuple[Any, ...]) -> Any:
     for part in path:
         data = data[part]
@@ -76,13 +66,13 @@ def _is_card(value: Any) -> bool:
 
 def _card_lists(data: Any) -> list[tuple[Any, ...]]:
     """Paths of every list of cards (hand, graveyard, keys, cards of a character or a fog, life tops…)."""
-    return [p for p in _paths(data) if isinstance(_at(data, p), list) and _at(data, p)
+    return [p for p in data_paths(data) if isinstance(_at(data, p), list) and _at(data, p)
             and all(_is_card(x) for x in _at(data, p))]
 
 
 def _leaves(data: Any, kind: type) -> list[tuple[Any, ...]]:
     """Paths of the values of this type (booleans are not numbers here)."""
-    return [p for p in _paths(data) if len(p) > 1 and isinstance(_at(data, p), kind)
+    return [p for p in data_paths(data) if len(p) > 1 and isinstance(_at(data, p), kind)
             and not isinstance(_at(data, p), bool)]
 
 
@@ -104,12 +94,12 @@ def broken_scenarios(draw: st.DrawFn) -> dict[str, Any]:
                                        "wrong type"]))
         start = _position(data)
         if action == "drop":  # a key or an item left out, inside start, script or expect
-            paths = [p for p in _paths(data) if len(p) > 1]
+            paths = [p for p in data_paths(data) if len(p) > 1]
             if paths:
                 path = draw(st.sampled_from(paths))
                 del _at(data, path[:-1])[path[-1]]
         elif action == "wrong type":
-            paths = [p for p in _paths(data) if len(p) > 1]
+            paths = [p for p in data_paths(data) if len(p) > 1]
             if paths:
                 _set(data, draw(st.sampled_from(paths)), draw(values))
         elif action == "name":  # an unknown or misplaced name: type, action, fog, card, reference, player

@@ -50,12 +50,12 @@ def test_examples_merge_keeps_both_sides() -> None:
 REFERENCES = 6
 
 CONF = """
-from blackpoker.sphinxext.numref import NumrefStandardDomain
+from blackpoker.sphinx_private import numref_domain
 numfig = True
 extensions = []
 def setup(app):
     if USE_DOMAIN:
-        app.add_domain(NumrefStandardDomain, override=True)
+        app.add_domain(numref_domain(), override=True)
 """
 
 

@@ -8,7 +8,8 @@
   const toText = Search.htmlToText;
   Search.htmlToText = (htmlString, anchor) => {
     const page = new DOMParser().parseFromString(htmlString, "text/html");
-    page.querySelectorAll("rt, rp").forEach((el) => el.remove());
+    // nor are the pictures: a passage is prose, never a board's or a figure's labels (「ライフ 10 ・ 手札 2」)
+    page.querySelectorAll("rt, rp, svg, figure, .bp-boards, .bp-scroll-cue").forEach((el) => el.remove());
     return toText(page.documentElement.outerHTML, anchor);
   };
 })();

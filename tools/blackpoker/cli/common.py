@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from blackpoker.core.errors import DefinitionErrors, DefinitionWarning
+from blackpoker.core.errors import DefinitionErrors, DefinitionWarning, printable
 from blackpoker.core.paths import DEFINITIONS
 
 if TYPE_CHECKING:
@@ -21,20 +21,29 @@ EXIT_INTERNAL = 70
 
 definitions_argument = click.argument(
     "directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=None)
-DEFAULT_HELP = "default: definitions/ in the current folder, else the repository's"
+DEFAULT_HELP = "default: definitions/ in the current folder, else the v8.1 definitions the toolkit carries"
 definitions_option = click.option(
     "--definitions", "definitions", type=click.Path(file_okay=False, path_type=Path), default=None,
     help=f"The definitions folder: the rules to read ({DEFAULT_HELP}).")
 
 
+def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` for everything the command line prints: through :func:`printable`, so no text from an input
+    (a name, a file name, an exception's message) can reach the terminal as a control sequence."""
+    click.echo(printable(str(message), newlines=True), err=err, nl=nl)
+
+
 def definitions_folder(directory: Path | None, option: str = "--definitions") -> Path:
     """The definitions folder every command reads: the one given, else ``definitions/`` in the current folder,
-    else the repository's. One error for all when it is not there (exit 2)."""
+    else the v8.1 definitions the toolkit carries. One error for all when it is not there (exit 2)."""
     if directory is None:
         local = Path("definitions")
         directory = local if local.is_dir() else DEFINITIONS
+        if directory is DEFINITIONS and not local.is_dir():  # said, never silent: the rules read are not here
+            click.echo(f"note: no definitions/ here: reading the definitions the toolkit carries ({DEFINITIONS}); "
+                       f"give others with {option} DIR", err=True)
     if not directory.is_dir():
-        click.echo(f"{directory}: no such definitions folder; expected a folder of definitions (ruleset.yaml, "
+        echo(f"{directory}: no such definitions folder; expected a folder of definitions (ruleset.yaml, "
                    f"actions.yaml …): give it with {option} DIR", err=True)
         sys.exit(EXIT_DATA_ERROR)
     return directory
@@ -50,9 +59,9 @@ def one_folder(argument: Path | None, option: Path | None) -> Path | None:
 def report_definition_errors(exc: DefinitionErrors) -> NoReturn:
     """Print every problem as file:line:col and exit 2."""
     for error in exc.errors:
-        click.echo(str(error), err=True)
+        echo(str(error), err=True)
     n = len(exc.errors)
-    click.echo(f"{n} problem{'s' if n != 1 else ''} found in the definitions.", err=True)
+    echo(f"{n} problem{'s' if n != 1 else ''} found in the definitions.", err=True)
     sys.exit(EXIT_DATA_ERROR)
 
 
@@ -78,8 +87,8 @@ def load(directory: Path | None, *, simulator: bool = False, quiet_warnings: boo
 def report_warnings(warnings: Sequence[DefinitionWarning]) -> None:
     """Print every warning as file:line:col: warning: …, then how many and why they are not errors."""
     for warning in warnings:
-        click.echo(str(warning), err=True)
+        echo(str(warning), err=True)
     if warnings:
         n = len(warnings)
-        click.echo(f"{n} warning{'s' if n != 1 else ''}: the edition declares 'simulated: false', so what the "
+        echo(f"{n} warning{'s' if n != 1 else ''}: the edition declares 'simulated: false', so what the "
                    "simulator does not cover is published but not verified.", err=True)

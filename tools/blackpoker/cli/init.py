@@ -14,12 +14,12 @@ from pathlib import Path
 
 import click
 
-from blackpoker.cli.common import EXIT_DATA_ERROR
+from blackpoker.cli.common import EXIT_DATA_ERROR, echo
 
 # What a project gets (its path → where the toolkit keeps it); the README and the workflow name the version.
 COPIED = ("definitions", "schemas", "scenarios")
 WRITTEN = {"README.md": "README.md", ".github/workflows/check.yml": "check.yml"}
-IGNORED = "site/\n.cache/\n"
+IGNORED = "site/\n.blackpoker-cache/\n.site.lock\n"
 
 
 def make_project(target: Path) -> None:
@@ -53,7 +53,7 @@ def init(directory: Path) -> None:
     """Start a rules project in DIRECTORY: the v8.1 definitions, their schemas, the scenarios, a README and a CI
     workflow that checks them."""
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
-        click.echo(f"{directory}: already exists and is not an empty folder; choose a new folder", err=True)
+        echo(f"{directory}: already exists and is not an empty folder; choose a new folder", err=True)
         sys.exit(EXIT_DATA_ERROR)
     make_project(directory)
-    click.echo(f"made {directory}: check it with `blackpoker check {directory / 'definitions'}`")
+    echo(f"made {directory}: check it with `blackpoker check {directory / 'definitions'}`")

@@ -19,6 +19,7 @@ from blackpoker.cli.common import (
     definitions_argument,
     definitions_folder,
     definitions_option,
+    echo,
     load,
     one_folder,
     report_definition_errors,
@@ -42,7 +43,7 @@ def check(directory: Path | None, definitions: Path | None) -> None:
     """Validate the definitions (schema, semantic checks, simulator coverage). Exit 2 on any problem."""
     from blackpoker.core.summary import summary
     rules = load(one_folder(directory, definitions), simulator=True)
-    click.echo(summary(rules))
+    echo(summary(rules))
 
 
 @cli.command()
@@ -66,13 +67,13 @@ def export(directory: Path | None, definitions: Path | None, output: Path | None
     from blackpoker.infra.fsutil import write_atomic
     text = export_json(load(directory))
     if output is not None and (output.is_symlink() or (output.exists() and not output.is_file())):
-        click.echo(f"{output}: is not a regular file (a link, a device or a folder); refusing to replace it", err=True)
+        echo(f"{output}: is not a regular file (a link, a device or a folder); refusing to replace it", err=True)
         sys.exit(EXIT_DATA_ERROR)
     if output is None:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
     else:
         write_atomic(output, text)
-        click.echo(f"wrote {output}", err=True)
+        echo(f"wrote {output}", err=True)
 
 
 @cli.command()
@@ -84,23 +85,24 @@ def build(definitions: Path | None, out: Path) -> None:
     from blackpoker.pipeline.build import BuildError, OutputRefused
     from blackpoker.pipeline.build import build as run_build
     try:
-        report = run_build(definitions_folder(definitions), out, progress=lambda line: click.echo(line, err=True))
+        report = run_build(definitions_folder(definitions), out, progress=lambda line: echo(line, err=True))
     except DefinitionErrors as exc:
         report_definition_errors(exc)
     except OutputRefused as exc:
-        click.echo(str(exc), err=True)
+        echo(str(exc), err=True)
         sys.exit(EXIT_DATA_ERROR)
     except BuildError as exc:
-        click.echo(str(exc), err=True)
+        echo(str(exc), err=True)
         sys.exit(1)
-    click.echo(f"built {out}: {report.files} files in {report.seconds:.1f} s")
+    echo(f"built {out}: {report.files} files in {report.seconds:.1f} s")
 
 
 @cli.command()
 @definitions_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
               show_default=True, help="The output folder.")
-@click.option("--port", type=int, default=8000, show_default=True, help="The local port (127.0.0.1 only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="The local port (127.0.0.1 only; 0: any free one).")
 def serve(definitions: Path | None, out: Path, port: int) -> None:
     """Preview locally: rebuild when definitions, templates or source change, and reload the open pages."""
     from blackpoker.pipeline.build import OutputRefused, check_output
@@ -110,10 +112,10 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
     try:
         check_output(out, defs)
     except OutputRefused as exc:
-        click.echo(str(exc), err=True)
+        echo(str(exc), err=True)
         sys.exit(EXIT_DATA_ERROR)
-    echo = partial(click.echo, err=True)
-    run_serve(defs, out, port=port, rebuild=build_in_child(defs, out, echo), echo=echo)
+    say = partial(echo, err=True)
+    run_serve(defs, out, port=port, rebuild=build_in_child(defs, out, say), echo=say)
 
 
 cli.add_command(sim)
@@ -152,18 +154,18 @@ def main() -> None:
         raise
     except (Stopped, KeyboardInterrupt) as exc:
         signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
-        click.echo("interrupted" if signum == signal.SIGINT else "terminated", err=True)
+        echo("interrupted" if signum == signal.SIGINT else "terminated", err=True)
         sys.exit(128 + signum)
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] not in SITE_LIBRARIES:
             _internal_error(exc)
-        click.echo(f"this command renders and needs the toolkit's site libraries ({exc.name} is not installed): "
+        echo(f"this command renders and needs the toolkit's site libraries ({exc.name} is not installed): "
                    "pip install 'blackpoker[site]'", err=True)
         sys.exit(EXIT_ENVIRONMENT)
     except OSError as exc:  # the environment, not the toolkit: a folder not writable, a full disk, a busy port
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - a full or closed stdout must not fail again at exit
         where = f"{exc.filename}: " if exc.filename else ""
-        click.echo(f"{where}{exc.strerror or exc}", err=True)
+        echo(f"{where}{exc.strerror or exc}", err=True)
         sys.exit(EXIT_ENVIRONMENT)
     except Exception as exc:  # a bug of ours, not the user's: say so plainly
         _internal_error(exc)
@@ -172,6 +174,6 @@ def main() -> None:
 def _internal_error(exc: Exception) -> NoReturn:
     if os.environ.get("BLACKPOKER_DEBUG"):
         traceback.print_exception(exc)
-    click.echo(f"internal error: {type(exc).__name__}: {exc}\n"
+    echo(f"internal error: {type(exc).__name__}: {exc}\n"
                "This is a bug in the toolkit; run with BLACKPOKER_DEBUG=1 for details.", err=True)
     sys.exit(EXIT_INTERNAL)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from blackpoker.cli.common import DEFAULT_HELP, EXIT_DATA_ERROR, definitions_folder, load
+from blackpoker.cli.common import DEFAULT_HELP, EXIT_DATA_ERROR, definitions_folder, echo, load
 from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.loader import FILES, display_path, load_rules
 
@@ -32,6 +32,9 @@ def check_output(out: Path, marker: str, protected: dict[str, Path]) -> None:
     """Refuse an output that is or contains a protected folder, is not a folder, or is a non-empty folder that
     this command did not make (no marker)."""
     from blackpoker.core.paths import CHECKOUT, ROOT
+    if out.is_symlink():  # replacing it would put a folder where the link was, or write where it leads
+        raise Refused(f"{out}: is a link{'' if out.exists() else ' that leads nowhere'}; expected a folder "
+                      "(a link is neither followed nor replaced): name the folder itself or a new one")
     target = out.resolve()
     folders = {**protected, "the current folder": Path.cwd(), "your home folder": Path.home()}
     if CHECKOUT:
@@ -94,7 +97,7 @@ def _loads(folder: Path) -> list[DefinitionError]:
 
 
 def _refuse(exc: Refused) -> None:
-    click.echo(str(exc), err=True)
+    echo(str(exc), err=True)
     sys.exit(EXIT_DATA_ERROR)
 
 
@@ -120,11 +123,11 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
         _fail(problems, "nothing written")
     result = import_official(official, base)
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
+        echo(f"note: {note}", err=True)
     for warning in sorted(result.warnings):
-        click.echo(str(warning), err=True)
+        echo(str(warning), err=True)
     for ruling in result.left_out:
-        click.echo(f"note: rulings.yaml: ruling {ruling}: left out", err=True)
+        echo(f"note: rulings.yaml: ruling {ruling}: left out", err=True)
     if result.errors and not keep_going:
         _fail(result.errors, "nothing written (--keep-going converts the rest)")
     texts = definitions_texts(result)
@@ -138,13 +141,13 @@ def import_(official_dir: Path, out: Path, base: Path | None, keep_going: bool) 
     counts = ", ".join(f"{n} {what}" for what, n in result.counts.items())
     written = not load_problems or keep_going
     warned = f"; {len(result.warnings)} warnings (above)" if result.warnings else ""
-    click.echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above){warned}"
+    echo(f"{official_dir} → {out}: {counts}; {result.normalised} values normalised (notes above){warned}"
                + ("" if written else "; nothing written"), err=True)
     if result.errors or load_problems:
         for problem in sorted(result.errors) + load_problems:
-            click.echo(str(problem), err=True)
+            echo(str(problem), err=True)
         left = len(result.errors)
-        click.echo(f"{left + len(load_problems)} problems in the official files ({left} the import cannot map: "
+        echo(f"{left + len(load_problems)} problems in the official files ({left} the import cannot map: "
                    f"those entries are left out; {len(load_problems)} found by the checks of the converted "
                    "definitions)", err=True)
         sys.exit(EXIT_DATA_ERROR)
@@ -175,8 +178,8 @@ official files shows exactly the edits. Do not edit this folder; import again to
 
 def _fail(problems: list[DefinitionError], what: str) -> None:
     for problem in sorted(problems):
-        click.echo(str(problem), err=True)
-    click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in the official files; {what}.", err=True)
+        echo(str(problem), err=True)
+    echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in the official files; {what}.", err=True)
     sys.exit(EXIT_DATA_ERROR)
 
 
@@ -191,6 +194,6 @@ def export_official_folder(directory: Path | None, out: Path) -> None:
     from blackpoker.official.exporter import SOURCE
     files = export_official(load(definitions), definitions / SOURCE)
     publish(out, files, EXPORT_MARKER, "export --format official")
-    click.echo(f"wrote {out}: {', '.join(sorted(name for name in files if '/' not in name))}"
+    echo(f"wrote {out}: {', '.join(sorted(name for name in files if '/' not in name))}"
                f"{' and pictures' if any('/' in name for name in files) else ''}", err=True)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from blackpoker.cli.common import definitions_option
+from blackpoker.cli.common import definitions_option, echo
 from blackpoker.core.errors import DefinitionErrors
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def _rules(definitions: Path | None) -> Rules:
     from blackpoker.sim.playable import unplayable_summary
     rules = load(definitions, quiet_warnings=True)
     for line in unplayable_summary(rules):
-        click.echo(f"note: {line}", err=True)
+        echo(f"note: {line}", err=True)
     return rules
 
 
@@ -54,23 +54,23 @@ def run(files: tuple[Path, ...], definitions: Path | None, quiet: bool) -> None:
             scenario = load_scenario(path, rules, str(path))
         except DefinitionErrors as exc:
             for error in exc.errors:
-                click.echo(str(error), err=True)
+                echo(str(error), err=True)
             malformed += 1
             continue
         try:
             result = run_scenario(rules, scenario)
         except DefinitionErrors as exc:  # a reference that does not resolve at its step
             for error in exc.errors:
-                click.echo(str(error), err=True)
+                echo(str(error), err=True)
             malformed += 1
             continue
         if not quiet:
-            click.echo("\n".join(result.transcript))
+            echo("\n".join(result.transcript))
         status = "PASS" if result.passed else "FAIL"
         n_ok = sum(e.passed for e in result.expectations)
-        click.echo(f"{status} {path} ({n_ok}/{len(result.expectations)})")
+        echo(f"{status} {path} ({n_ok}/{len(result.expectations)})")
         failed += not result.passed
-    click.echo(f"{len(paths)} scenarios: {len(paths) - failed - malformed} passed, {failed} failed, "
+    echo(f"{len(paths)} scenarios: {len(paths) - failed - malformed} passed, {failed} failed, "
                f"{malformed} malformed")
     if malformed:
         sys.exit(EXIT_MALFORMED)
@@ -105,15 +105,15 @@ def play(games: int, seed: int, format_id: str, frame_id: str | None, definition
     format_ids = [f.id for f in rules.formats]
     frame_ids = [f.id for f in rules.frames]
     if format_id not in (*format_ids, "all"):
-        click.echo(f"error: --format: '{format_id}' is not a format of {rules.edition.version}; expected one of "
+        echo(f"error: --format: '{format_id}' is not a format of {rules.edition.version}; expected one of "
                    + ", ".join((*format_ids, "all")), err=True)
         sys.exit(EXIT_MALFORMED)
     if frame_id not in (None, "none", "all", *frame_ids):
-        click.echo(f"error: --frame: '{frame_id}' is not a frame of {rules.edition.version}; expected one of "
+        echo(f"error: --frame: '{frame_id}' is not a frame of {rules.edition.version}; expected one of "
                    + ", ".join(("none", *frame_ids, "all")), err=True)
         sys.exit(EXIT_MALFORMED)
     if frame_id not in (None, "none", "all") and not frame_playable(rules, frame_id):
-        click.echo(f"error: --frame: the simulator cannot set up the frame '{frame_id}' "
+        echo(f"error: --frame: the simulator cannot set up the frame '{frame_id}' "
                    f"({rules.frame(frame_id).name}) of {rules.edition.version}", err=True)
         sys.exit(EXIT_MALFORMED)
     formats = format_ids if format_id == "all" else [format_id]
@@ -127,7 +127,7 @@ def play(games: int, seed: int, format_id: str, frame_id: str | None, definition
         try:
             check_regulation(rules, fmt, frame)
         except SetupError as exc:
-            click.echo(f"error: {exc.rule}", err=True)
+            echo(f"error: {exc.rule}", err=True)
             sys.exit(EXIT_MALFORMED)
     failed = False
     for fmt, frame in pairs:
@@ -137,15 +137,15 @@ def play(games: int, seed: int, format_id: str, frame_id: str | None, definition
             stats = self_play(rules, fmt, games, seed, frame)
         name = rules.format(fmt).name + (f" + {rules.frame(frame).name}" if frame else "")
         seconds = stats.seconds or 1e-9
-        click.echo(f"{name}: games: {stats.games}  requests: {stats.requests}  decisions: {stats.decisions}  "
+        echo(f"{name}: games: {stats.games}  requests: {stats.requests}  decisions: {stats.decisions}  "
                    f"turns: {stats.turns}  winners: A {stats.winners['A']} / B {stats.winners['B']}  "
                    f"({stats.games / seconds:.1f} games/s, {stats.decisions / seconds:.0f} decisions/s, "
                    f"{stats.seconds:.2f} s)")
         if frame and rules.frame(frame).actions:
             frame_actions = [rules.action(a).name for a in rules.frame(frame).actions if action_playable(rules, a)]
-            click.echo("  frame actions resolved: " + ", ".join(f"{n} {stats.resolved[n]}" for n in frame_actions))
+            echo("  frame actions resolved: " + ", ".join(f"{n} {stats.resolved[n]}" for n in frame_actions))
         for failure in stats.failures:
-            click.echo(f"FAIL {name}: {failure}", err=True)
+            echo(f"FAIL {name}: {failure}", err=True)
         failed |= bool(stats.failures)
     if failed:
         sys.exit(EXIT_FAILED)
@@ -190,9 +190,9 @@ def _play_and_save(rules: Rules, fmt: str, frame: str | None, games: int, seed: 
         try:
             write_atomic(path, dumps(record))
         except OSError as exc:
-            click.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
+            echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
             sys.exit(EXIT_FAILED)
-        click.echo(f"saved {path} ({end})")
+        echo(f"saved {path} ({end})")
     stats.seconds = time.perf_counter() - start
     return stats
 
@@ -216,21 +216,21 @@ def replay(file: Path, scenario_out: Path | None, quiet: bool, definitions: Path
         record, src = load_record(file, rules)
     except DefinitionErrors as exc:
         for error in exc.errors:
-            click.echo(str(error), err=True)
+            echo(str(error), err=True)
         sys.exit(EXIT_MALFORMED)
     try:
         played = replay_record(rules, record)
     except ReplayError as exc:
         where = ("decisions", exc.index) if exc.index is not None else ("decks",)
-        click.echo(str(src.error(where, exc.message)), err=True)
+        echo(str(src.error(where, exc.message)), err=True)
         sys.exit(EXIT_MALFORMED)
     if not quiet:
-        click.echo("\n".join(played.transcript))
+        echo("\n".join(played.transcript))
     end = played.state
     winner = "なし" if end.winner is None else "AB"[end.winner]
-    click.echo(f"{len(record.players)} decisions replayed: turn {end.turn}, winner {winner}")
+    echo(f"{len(record.players)} decisions replayed: turn {end.turn}, winner {winner}")
     if record.result is not None and (record.result.winner, record.result.turns) != (end.winner, end.turn):
-        click.echo(f"FAIL the record says winner {record.result.winner}, turn {record.result.turns}", err=True)
+        echo(f"FAIL the record says winner {record.result.winner}, turn {record.result.turns}", err=True)
         sys.exit(EXIT_FAILED)
     if scenario_out is not None:
         _write_scenario(rules, record, played, file, scenario_out, src)
@@ -245,7 +245,7 @@ def _write_scenario(rules: Rules, record: GameRecord, played: Replay, file: Path
     try:
         text = to_scenario(rules, record, played, f"対戦記録 {file.stem} の再現(シード {record.seed})")
     except ReplayError as exc:
-        click.echo(str(src.error(("decisions", exc.index or 0), exc.message)), err=True)
+        echo(str(src.error(("decisions", exc.index or 0), exc.message)), err=True)
         sys.exit(EXIT_MALFORMED)
     with tempfile.TemporaryDirectory() as tmp:  # check it before writing: never a scenario that does not pass
         probe = Path(tmp) / out.name
@@ -253,14 +253,14 @@ def _write_scenario(rules: Rules, record: GameRecord, played: Replay, file: Path
         result = run_scenario(rules, load_scenario(probe, rules, str(out)))
     if not result.passed:
         failed = [e.line() for e in result.expectations if not e.passed]
-        click.echo(f"internal error: the scenario does not replay the record: {'; '.join(failed)}", err=True)
+        echo(f"internal error: the scenario does not replay the record: {'; '.join(failed)}", err=True)
         sys.exit(70)
     try:
         write_atomic(out, text)
     except OSError as exc:
-        click.echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
+        echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_FAILED)
-    click.echo(f"wrote {out}")
+    echo(f"wrote {out}")
 
 
 @sim.command()
@@ -288,6 +288,7 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
     from blackpoker.sim.balance.study import regulation_ids, study_games
     from blackpoker.sim.frames import SetupError, check_regulation
     from blackpoker.sim.policies import parse_policy
+    definitions = definitions_folder(definitions)  # once: the workers load the same folder
     rules = _rules(definitions)
     pair = tuple(p.strip() for p in policies.split(","))
     try:
@@ -296,7 +297,7 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
         for p in pair:
             parse_policy(p)
     except ValueError as exc:
-        click.echo(f"error: --policies: {exc}", err=True)
+        echo(f"error: --policies: {exc}", err=True)
         sys.exit(EXIT_MALFORMED)
     regs = [regulation_ids(r) for r in regulations]
     for fmt, frame in regs:
@@ -304,37 +305,37 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
             rules.format(fmt)
             check_regulation(rules, fmt, frame)
         except KeyError:
-            click.echo(f"error: --regulation: '{fmt}' is not a format; expected one of "
+            echo(f"error: --regulation: '{fmt}' is not a format; expected one of "
                        + ", ".join(f.id for f in rules.formats), err=True)
             sys.exit(EXIT_MALFORMED)
         except SetupError as exc:
-            click.echo(f"error: --regulation: {exc.rule}", err=True)
+            echo(f"error: --regulation: {exc.rule}", err=True)
             sys.exit(EXIT_MALFORMED)
     if scheduler is not None:
         _check_scheduler(scheduler)
     specs = study_games(regs, (pair[0], pair[1]), games, seed)
     if scheduler is not None:
         try:
-            summaries = run_dask(rules, specs, scheduler, note=lambda text: click.echo(f"note: {text}", err=True))
+            summaries = run_dask(rules, specs, scheduler, note=lambda text: echo(f"note: {text}", err=True))
         except ClusterError as exc:
-            click.echo(f"error: {exc}", err=True)
+            echo(f"error: {exc}", err=True)
             sys.exit(EXIT_FAILED)
     else:
-        summaries = run_local(str(definitions_folder(definitions).resolve()), specs, workers or default_workers())
+        summaries = run_local(str(definitions.resolve()), specs, workers or default_workers())
     meta = {"policies": list(pair), "games_per_regulation": games, "seed": seed,
             "regulations": list(regulations), "ruleset": rules.edition.version}
     try:
         summary = write_study(out_dir, rules, summaries, meta)
     except OSError as exc:
-        click.echo(f"error: cannot write {out_dir}: {exc.strerror or exc}", err=True)
+        echo(f"error: cannot write {out_dir}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_FAILED)
     for r in summary["regulations"]:
         first = r["first_player"]
         pols = "  ".join(f"{p} {v['rate'] * 100:.1f}% [{v['low'] * 100:.1f}, {v['high'] * 100:.1f}]"
                          for p, v in r["policies"].items())
-        click.echo(f"{r['name']}: {r['games']} games, first player {first['rate'] * 100:.1f}% "
+        echo(f"{r['name']}: {r['games']} games, first player {first['rate'] * 100:.1f}% "
                    f"[{first['low'] * 100:.1f}, {first['high'] * 100:.1f}]  {pols}")
-    click.echo(f"wrote {out_dir / 'report.html'}")
+    echo(f"wrote {out_dir / 'report.html'}")
 
 
 def _check_scheduler(address: str) -> None:
@@ -343,9 +344,9 @@ def _check_scheduler(address: str) -> None:
     try:
         problem = scheduler_address_problem(address)
     except ImportError:
-        click.echo("error: --scheduler needs Dask: pip install 'blackpoker[cluster]'", err=True)
+        echo("error: --scheduler needs Dask: pip install 'blackpoker[cluster]'", err=True)
         sys.exit(EXIT_FAILED)
     if problem is not None:
-        click.echo(f"error: --scheduler: '{address}' is not a Dask scheduler address ({problem}); expected e.g. "
+        echo(f"error: --scheduler: '{address}' is not a Dask scheduler address ({problem}); expected e.g. "
                    "tcp://10.0.0.5:8786", err=True)
         sys.exit(EXIT_MALFORMED)

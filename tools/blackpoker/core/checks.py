@@ -28,6 +28,8 @@ def check(fn: Check) -> Check:
 
 
 def simulation_check(fn: Check) -> Check:
+    """Register a check of what the simulator relies on: it runs only for an edition that declares itself simulated,
+    so an imported edition still checks and builds."""
     SIMULATION_CHECKS.append(fn)
     return fn
 
@@ -241,6 +243,7 @@ def trumps_and_soldier_actions_agree(rules: m.Rules) -> Iterator[Problem]:
 
 @check
 def summons_exist(rules: m.Rules) -> Iterator[Problem]:
+    """A character's summoning action must exist, or the character could never enter play."""
     actions = {a.id for a in rules.actions}
     for c in rules.characters:
         for i, ref in enumerate(c.summoned_by):

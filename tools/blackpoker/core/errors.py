@@ -8,6 +8,38 @@ from dataclasses import dataclass
 PathPart = str | int
 
 
+def _invisible(char: str) -> bool:
+    """A character a terminal or a page interprets instead of showing (controls, bidi and zero-width marks,
+    line and paragraph separators); tab and newline are not counted here."""
+    import unicodedata
+    return unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Cs") and char not in "\t\n"
+
+
+def printable(text: str, *, newlines: bool = False) -> str:
+    """``text`` safe to print to a terminal: every control, format (bidi, zero-width) or separator character is
+    written as its escape (``\\u001b``, ``\\u202e``), so a value quoted in a message can neither move the cursor,
+    set the clipboard (OSC 52) nor clear the screen. Newlines are escaped too unless ``newlines`` (a message of
+    several lines, whose parts were escaped where they were made). The one function every message that quotes
+    input goes through."""
+    out = []
+    for char in text:
+        if _invisible(char) or (char == "\n" and not newlines) or (char == "\t" and not newlines):
+            out.append(f"\\u{ord(char):04x}")  # the form JSON and Python read back, and a reader recognises
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def invisible_character(text: str) -> tuple[int, str] | None:
+    """The first character of ``text`` that input may not hold (see :func:`printable`: controls, bidi and
+    zero-width marks; tab and newline are fine): its index and its name, or None."""
+    import unicodedata
+    for index, char in enumerate(text):
+        if _invisible(char):
+            return index, f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character')})"
+    return None
+
+
 def format_path(path: Sequence[PathPart]) -> str:
     """Render a data path the way a reader writes it: ``actions[12].timing``."""
     out = ""
@@ -32,8 +64,8 @@ class DefinitionError:
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}:{self.column}"
         if self.path:
-            return f"{where}: {format_path(self.path)}: {self.message}"
-        return f"{where}: {self.message}"
+            return printable(f"{where}: {format_path(self.path)}: {self.message}")
+        return printable(f"{where}: {self.message}")
 
 
 class DefinitionWarning(DefinitionError):
@@ -43,8 +75,8 @@ class DefinitionWarning(DefinitionError):
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}:{self.column}: warning"
         if self.path:
-            return f"{where}: {format_path(self.path)}: {self.message}"
-        return f"{where}: {self.message}"
+            return printable(f"{where}: {format_path(self.path)}: {self.message}")
+        return printable(f"{where}: {self.message}")
 
 
 class DefinitionErrors(Exception):

@@ -37,6 +37,11 @@ class CardPattern(Frozen):
             return False
         return not (self.same_suit and card.is_joker)
 
+    @property
+    def plain_single(self) -> bool:
+        """One card, with nothing asked of it beyond the pattern: every card it allows is a key set alone."""
+        return self.count == 1 and not self.at_least and not self.same_suit and not self.same_rank
+
     def accepts(self, cards: Sequence[Card]) -> bool:
         """Whether exactly these cards satisfy this part."""
         n = len(cards)
@@ -76,12 +81,15 @@ class KeyCondition(Frozen):
         return _assign(list(cards), list(self.parts))
 
     def choices(self, pool: Iterable[Card]) -> list[tuple[Card, ...]]:
-        """Every set of cards from ``pool`` that satisfies the condition (smallest sets for 'N枚以上')."""
-        pool = sorted(set(pool))
+        """Every set of cards from ``pool`` that satisfies the condition (smallest sets for 'N枚以上'), in card
+        order: the one key-card search (the simulator lists requests with it)."""
+        cards = sorted(set(pool))
         if self.zone == "field" or not self.parts:
             return []
-        size = self.card_count
-        return [combo for combo in combinations(pool, size) if self.accepts(combo)]
+        if len(self.parts) == 1 and self.parts[0].plain_single:  # every allowed card alone is a set
+            part = self.parts[0]
+            return [(c,) for c in cards if part.allows(c)]
+        return [combo for combo in combinations(cards, self.card_count) if self.accepts(combo)]
 
 
 def _assign(cards: list[Card], parts: list[CardPattern]) -> bool:

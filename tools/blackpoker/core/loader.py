@@ -14,6 +14,7 @@ from blackpoker.core import model as m
 from blackpoker.core.errors import DefinitionError, DefinitionErrors, DefinitionWarning
 from blackpoker.core.keycard import KeyCardSyntaxError, parse_key_card, render_key_card
 from blackpoker.core.paths import DEFINITIONS, SCHEMAS
+from blackpoker.core.pictures import picture_problem
 from blackpoker.core.schema import validate
 from blackpoker.core.targets import TargetSyntaxError, parse_target
 from blackpoker.core.yamlsource import SourceFile, parse_yaml, read_input
@@ -79,7 +80,12 @@ class _Builder:
             self.error(origin, f"'{path}' is {size} bytes; a picture may have at most {MAX_PICTURE_BYTES} bytes")
             return None
         media = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
-        return m.Picture(path, media[resolved.suffix.lower()], resolved.read_bytes())
+        picture = m.Picture(path, media[resolved.suffix.lower()], resolved.read_bytes())
+        problem = picture_problem(picture.data, picture.media_type)
+        if problem is not None:
+            self.error(origin, f"'{path}' {problem}")
+            return None
+        return picture
 
     def origin(self, kind: str, *path: Any) -> m.Origin:
         return m.Origin(self.sources[kind].name, tuple(path))
@@ -314,8 +320,8 @@ def load_rules(directory: Path | str = DEFINITIONS, *, schema_dir: Path = SCHEMA
         errors.extend(problems)
         if src is None:
             continue
-        schema_errors = list(validate(src, f.schema, schema_dir))
-        errors.extend(schema_errors)
+        refused = {problem.path for problem in problems}  # a value refused as it was read is not also "null"
+        errors.extend(e for e in validate(src, f.schema, schema_dir) if e.path not in refused)
         sources[f.kind] = src
     if errors:
         raise DefinitionErrors(errors)
@@ -354,9 +360,17 @@ def _content_key(directory: Path, schema_dir: Path, checks: bool) -> str | None:
     """SHA-256 of every definition and schema file's bytes; None if one cannot be read (then load normally)."""
     # the places in the model name the files as the user sees them: relative to the working directory
     digest = hashlib.sha256(f"{checks}\0{directory.resolve()}\0{os.getcwd()}\0".encode())
+    folder = directory.resolve()
     try:
         for path in definition_files(directory) + sorted(schema_dir.glob("*.json")):
-            digest.update(path.name.encode() + b"\0" + read_input(path) + b"\0")
+            if path.parent.resolve() != schema_dir.resolve() and not path.resolve().is_relative_to(folder):
+                return None  # a link out of the definitions: loading refuses it unread, and so must this
+            if path.parent.name == IMAGES:  # a larger picture is refused by its size: the rest is never read
+                size = path.stat().st_size
+                data = f"{size}\0".encode() + read_input(path, min(size, MAX_PICTURE_BYTES))
+            else:
+                data = read_input(path)
+            digest.update(path.name.encode() + b"\0" + data + b"\0")
     except OSError:
         return None
     return digest.hexdigest()

@@ -100,11 +100,14 @@ def _build(node: yaml.Node, path: tuple[PathPart, ...], src: SourceFile, loader:
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
+            known = len(problems)
+            key = _scalar(key_node, path, src, loader, problems) if isinstance(key_node, yaml.ScalarNode) else key_node
             if not isinstance(key, str):
-                problems.append(DefinitionError(src.name, *_mark(key_node), path,
-                                                f"mapping key {key!r} must be a string"))
-                key = str(key)
+                if len(problems) == known:  # not refused already
+                    shown = repr(key)[:40] if isinstance(key_node, yaml.ScalarNode) else "a list or mapping"
+                    problems.append(DefinitionError(src.name, *_mark(key_node), path,
+                                                    f"mapping key {shown} must be a string"))
+                key = f"?{len(result)}"
             child = path + (key,)
             if key in result:
                 problems.append(DefinitionError(src.name, *_mark(key_node), child,
@@ -115,7 +118,51 @@ def _build(node: yaml.Node, path: tuple[PathPart, ...], src: SourceFile, loader:
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_build(item, path + (i,), src, loader, problems) for i, item in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+    return _scalar(node, path, src, loader, problems)
+
+
+MAX_INTEGER = 2**63 - 1  # any count, number or seed an input holds; JSON readers and the export agree on it
+_INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
+
+
+def _scalar(node: yaml.Node, path: tuple[PathPart, ...], src: SourceFile, loader: _Loader,
+            problems: list[DefinitionError]) -> Any:
+    """A scalar, checked once where it is read (the one rule for input): text without control, bidi or
+    zero-width characters and in composed form (NFC), so look-alikes cannot be told apart only by the bytes;
+    integers within ±(2**63 - 1) and finite numbers. A refused value becomes None beside a located problem."""
+    if node.tag == _INT and len(str(node.value)) > 40:  # refused unread: Python converts at most 4,300 digits
+        problems.append(DefinitionError(src.name, *_mark(node), path, f"a number of {len(str(node.value)):,} "
+                                        f"characters; expected an integer of at most {MAX_INTEGER:,}"))
+        return None
+    value = loader.construct_object(node, deep=True)
+    problem = value_problem(value)
+    if problem is not None:
+        problems.append(DefinitionError(src.name, *_mark(node), path, problem))
+        return None
+    return value
+
+
+def value_problem(value: object) -> str | None:
+    """What the one rule for input refuses in a single value (see :func:`_scalar`), or None."""
+    import math
+    import unicodedata
+
+    from blackpoker.core.errors import invisible_character
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and abs(value) > MAX_INTEGER:
+        return f"the number is out of range; expected an integer of at most {MAX_INTEGER:,}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "not a finite number; expected a number"
+    if isinstance(value, str):
+        found = invisible_character(value)
+        if found is not None:
+            return (f"the text holds {found[1]} at character {found[0] + 1}; expected visible text (control, "
+                    "bidi and zero-width characters are not allowed, even as escapes)")
+        if not unicodedata.is_normalized("NFC", value):
+            return (f"the text is not in composed form (NFC); expected it written as "
+                    f"'{unicodedata.normalize('NFC', value)[:40]}'")
+    return None
 
 
 def _open_quote(text: str, problem: yaml.Mark | None) -> tuple[int, int, int] | None:
@@ -139,8 +186,8 @@ def _open_quote(text: str, problem: yaml.Mark | None) -> tuple[int, int, int] | 
 MAX_BYTES = 10 * 2**20  # one input file; the largest definitions file is about 40 KB
 
 
-def read_input(path: Path) -> bytes:
-    """The bytes of an input file, at most ``MAX_BYTES`` + 1 of them. Anything but a regular file (a device
+def read_input(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of an input file, at most ``limit`` + 1 of them. Anything but a regular file (a device
     such as /dev/zero, a pipe, a folder) is refused unread, as an OSError naming it: that is the machine's
     state, not a mistake in the text (exit 1, like a file that cannot be read)."""
     info = path.stat()
@@ -148,7 +195,7 @@ def read_input(path: Path) -> bytes:
         raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a folder); expected a YAML file",
                       str(path))
     with path.open("rb") as f:
-        return f.read(MAX_BYTES + 1)
+        return f.read(limit + 1)
 
 
 def _position(before: str) -> tuple[int, int]:

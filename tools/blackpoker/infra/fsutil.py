@@ -20,16 +20,31 @@ def make_publishable(root: Path) -> None:
 
 def remove_tree(path: Path) -> None:
     """Remove a folder the build made, read-only content included (a user or a tool may have made files or
-    folders read-only); raise OSError, naming the path, if it still cannot be removed."""
+    folders read-only, even mode 000); raise OSError, naming the path, if it still cannot be removed."""
     import shutil
     import stat
+    tried: set[str] = set()
 
-    def writable_and_retry(function: Any, failed: str, _exc: Any) -> None:
+    def writable_and_retry(_function: Any, failed: str, exc: Any) -> None:
+        # ``_function`` may be os.open or os.scandir (a folder that cannot be read), which cannot simply be
+        # called again: the failed path is made accessible and removed here, whole, whatever failed on it
+        error = exc[1] if isinstance(exc, tuple) else exc
+        try:
+            os.lstat(failed)
+        except FileNotFoundError:  # removed here already, from the call that failed inside it
+            return
+        except OSError:
+            pass
+        if failed in tried:  # made accessible once and still failing: not ours to force
+            raise error
+        tried.add(failed)
         parent = os.path.dirname(failed)
         os.chmod(parent, os.stat(parent).st_mode | stat.S_IWUSR | stat.S_IXUSR)
         if not os.path.islink(failed) and os.path.isdir(failed):
             os.chmod(failed, os.stat(failed).st_mode | stat.S_IWUSR | stat.S_IXUSR | stat.S_IRUSR)
-        function(failed)
+            shutil.rmtree(failed, onerror=writable_and_retry)
+        elif os.path.lexists(failed):
+            os.unlink(failed)
 
     if path.is_symlink() or path.is_file():
         path.unlink()

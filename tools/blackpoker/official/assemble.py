@@ -16,6 +16,8 @@ KINDS = ("action", "character", "fog", "trump", "frame")
 
 def assemble(ctx: Context, frames: list[Entry], actions: list[Entry], characters: list[Entry], fogs: list[Entry],
              trumps: list[Entry]) -> None:
+    """The converted entries as the definitions' files, each entry in the schema's field order; a frame's actionList
+    is checked against the actions that name the frame, which give the membership."""
     files = ctx.result.files
     frames = frames + ctx.extra_frames
     for f in frames:
@@ -25,9 +27,9 @@ def assemble(ctx: Context, frames: list[Entry], actions: list[Entry], characters
                    "trumps": [t.data["id"] for t in trumps if fid in t.frames]}
         names = f.data.pop("action_names")
         listed = [a.data["name"] for a in actions if fid in a.frames]
-        if names and sorted(names) != sorted(listed):
-            ctx.error(f.src, f.path + ("actionList",), f"lists {', '.join(names)}, but the actions whose frame "
-                      f"names {f.data['name']} are {', '.join(listed) or 'none'}; expected the same actions")
+        if names and sorted(names) != sorted(listed):  # two files that disagree: the actions' bullets decide
+            ctx.warn(f.src, f.path + ("actionList",), f"lists {', '.join(names)}, but the actions whose frame "
+                     f"names {f.data['name']} are {', '.join(listed) or 'none'}: the frame's actions are those")
         for key, members_of_kind in members.items():
             if members_of_kind:
                 f.data[key] = members_of_kind
@@ -90,6 +92,7 @@ def _rulings(rulings: list[dict[str, Any]], ids: set[tuple[str, str]]
 
 
 def trump_data(ctx: Context) -> dict[str, str] | None:
+    """The trump list's introduction (``trumpData``), or None when the files have none."""
     src = ctx.official.sources.get(ACT_FRAME)
     if src is None or src.data.get("trumpData") is None:
         return None
@@ -116,6 +119,8 @@ def synthesised_header(ctx: Context, name: str) -> dict[str, str]:
 
 def ruleset(ctx: Context, format_actions: list[Entry], frame_actions: list[Entry], characters: list[Entry],
             trumps: list[Entry]) -> dict[str, Any]:
+    """ruleset.yaml: the base's tables with this edition's version and headers; marked not simulated, since the
+    official files cannot say what the simulator covers."""
     base = ctx.base.data("ruleset.yaml")
     # an imported edition does not declare itself simulated: the simulator's gaps are warnings (issue 15.3)
     rules = {**base["ruleset"], "simulated": False}

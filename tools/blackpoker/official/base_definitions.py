@@ -44,6 +44,8 @@ class Base:
         return self._entries.get((kind, official))
 
     def id(self, kind: str, official: str) -> str | None:
+        """Our id of the base entry with this official id, so that scenarios and the simulator keep their ids across
+        an import."""
         entry = self.entry(kind, official)
         return None if entry is None else str(entry["id"])
 
@@ -62,6 +64,7 @@ class Base:
         return None
 
     def zones(self) -> list[tuple[str, str, bool]]:
+        """The base's zones (id, name, common), which the frames' disclosure text is read against."""
         return [(z["id"], z["name"], z["common"]) for z in self.data("ruleset.yaml")["zones"]]
 
 

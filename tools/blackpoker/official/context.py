@@ -105,15 +105,21 @@ class Context:
         self.broken_frames: set[str] = set()  # names and ids of frame.yaml's frames that did not convert
         self.extra_frames: list[Entry] = []  # frames the entries name and frame.yaml lacks (from the base)
         self.official_ids: dict[tuple[str, str], tuple[str, int, int]] = {}  # (kind, official id) → first place
+        self._noted: set[tuple[str, tuple[PathPart, ...], str]] = set()
 
     def error(self, src: SourceFile, path: tuple[PathPart, ...], message: str, *, key: bool = False) -> None:
+        """A located problem in an official file: every problem of an import names its file, line and column there."""
         self.result.errors.append(src.error(path, message, key=key))
 
     def warn(self, src: SourceFile, path: tuple[PathPart, ...], message: str) -> None:
+        """A located warning: the import goes on (a missing picture or ruby, a frame from the base, what the
+        simulator will not cover), but the maintainer should look."""
         e = src.error(path, message)
         self.result.warnings.append(DefinitionWarning(e.file, e.line, e.column, e.path, e.message))
 
     def note(self, src: SourceFile, path: tuple[PathPart, ...], note: cv.Normalised | None) -> None:
+        """A located note of a normalisation (same meaning, canonical form), so the maintainer sees every text the
+        import changed."""
         if note is not None:
             self.result.normalised += 1
             line, column = src.locate(path)
@@ -131,7 +137,24 @@ class Context:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             self.error(e.src, e.path + (key,), f"{type(value).__name__} is not text; expected a string")
             raise Skip
-        return str(value).strip()
+        text = str(value)
+        if not isinstance(value, str):
+            self.note_once(e, key, f"the number {text} read as the text '{text}'")
+        elif text != text.strip():
+            self.note_once(e, key, "spaces or line breaks around the text dropped"
+                           + (" (the final line break of a | block)" if text == text.strip() + "\n" else ""))
+        return text.strip()
+
+    def note_once(self, e: Entry, key: str, what: str) -> None:
+        """A located note of a normalisation that has no short before and after (whitespace, a number's type);
+        each value is noted once, however often it is read."""
+        place = (e.src.name, e.path + (key,), what)
+        if place in self._noted:
+            return
+        self._noted.add(place)
+        self.result.normalised += 1
+        line, column = e.src.locate(e.path + (key,))
+        self.result.notes.append(f"{e.src.name}:{line}:{column}: {format_path(e.path + (key,))}: {what}")
 
     def mapped(self, e: Entry, key: str, fn: Callable[[str], Any], *, required: bool = False) -> Any:
         """``fn`` of a string field; its Unmappable becomes a located error (the entry is left out)."""
@@ -145,6 +168,8 @@ class Context:
             raise Skip from None
 
     def enum(self, e: Entry, key: str, allowed: dict[str, str] | tuple[str, ...]) -> str:
+        """A required field with a closed set of values, mapped to ours; anything else is a located error listing
+        the values allowed."""
         def pick(value: str) -> str:
             if value not in allowed:
                 raise cv.Unmappable(f"'{value}' is not one of " + ", ".join(f"'{a}'" for a in allowed))
@@ -153,6 +178,7 @@ class Context:
 
     def unknown_keys(self, src: SourceFile, path: tuple[PathPart, ...], raw: dict[str, Any],
                      known: tuple[str, ...]) -> None:
+        """Every field the import does not know is an error, never dropped in silence."""
         for key in raw:
             if key not in known:
                 extra = " (actS is the legacy flag of old templates: actSpeed says 即時)" if key == "actS" else ""

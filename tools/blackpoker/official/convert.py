@@ -72,6 +72,11 @@ def hiragana(text: str) -> str:
     return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in text)
 
 
+def excerpt(text: str, limit: int = 40) -> str:
+    """A value quoted in a message: at most ``limit`` characters of it."""
+    return f"'{text}'" if len(text) <= limit else f"'{text[:limit]}…'"
+
+
 def read_reading(ruby: str | None, name: str) -> tuple[str, Normalised | None]:
     """Our reading (hiragana and ー) from the official ruby, or from the name when there is no ruby."""
     source = ruby if ruby is not None else name

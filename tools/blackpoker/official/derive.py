@@ -25,6 +25,7 @@ def _texts(blocks: list[Any]) -> Iterator[str]:
 
 
 def effect_text(a: Entry) -> str:
+    """An action's whole effect as one text, for the wording that names what it summons or places."""
     return "".join(_texts(a.data["effect"]))
 
 

@@ -73,7 +73,7 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
     d.update(id=ours, name=ctx.text(e, f"{prefix}Name", required=True))
     if cv.camel(ours) != official:
         d["official_id"] = official
-    if "ruby" in e.raw and e.raw["ruby"] is not None:
+    if ctx.text(e, "ruby") is not None:  # a blank ruby is no ruby, as for every text field
         reading, note = ctx.mapped(e, "ruby", lambda r: cv.read_reading(r, d["name"]))
         ctx.note(e.src, e.path + ("ruby",), note)
         d["reading"] = reading
@@ -94,7 +94,9 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
 
 
 def availability(ctx: Context, e: Entry, *, frames_only: bool = False) -> None:
-    has_format, has_frame = e.raw.get("format") is not None, e.raw.get("frame") is not None
+    """An entry is in formats or in frames, never both: the two lists are kept apart in the definitions."""
+    # present = not blank, as ctx.text reads it (format: " " or an empty frame: is absent, not a crash)
+    has_format, has_frame = ctx.text(e, "format") is not None, ctx.text(e, "frame") is not None
     if has_format == has_frame or (frames_only and not has_frame):
         ctx.error(e.src, e.path, "expected frames (frame: ・…)" if frames_only else
                   "expected either format (lite,std,pro,mast) or frame (・パック …), not both")
@@ -109,6 +111,8 @@ def availability(ctx: Context, e: Entry, *, frames_only: bool = False) -> None:
 
 
 def versions(ctx: Context, e: Entry, *, required: bool = False) -> None:
+    """``since``/``update`` as ``introduced``/``updated``; an update without a since has no history to extend, so it
+    is an error."""
     d = e.data
     since = ctx.mapped(e, "since", cv.read_version, required=required)
     if since:
@@ -135,6 +139,7 @@ def versions(ctx: Context, e: Entry, *, required: bool = False) -> None:
 
 
 def prose(ctx: Context, e: Entry) -> None:
+    """The story, the flavour text and its speaker, kept as written."""
     for official, ours in PROSE:
         value = ctx.text(e, official)
         if value:
@@ -142,6 +147,7 @@ def prose(ctx: Context, e: Entry) -> None:
 
 
 def key_card(ctx: Context, e: Entry, key: str, *, required: bool = True) -> str | None:
+    """A key-card text in the canonical form the checks require, noting what was normalised."""
     result = ctx.mapped(e, key, cv.read_key_card, required=required)
     if result is None:
         return None
@@ -165,6 +171,7 @@ def target(ctx: Context, e: Entry, key: str) -> str | None:
 
 
 def action(ctx: Context, e: Entry) -> None:
+    """One act.yaml action as our definition."""
     d = e.data
     availability(ctx, e)
     identity(ctx, e, "act")
@@ -195,11 +202,15 @@ def action(ctx: Context, e: Entry) -> None:
     if aim:
         d["target"] = aim
     d["effect"] = ctx.mapped(e, "actEffect", read_effect, required=True)
+    spaced = [n for n, line in enumerate(str(e.raw["actEffect"]).strip().splitlines(), 1) if line != line.rstrip()]
+    if spaced:
+        ctx.note_once(e, "actEffect", f"spaces at the end of line {', '.join(map(str, spaced))} dropped")
     prose(ctx, e)
     versions(ctx, e)
 
 
 def character(ctx: Context, e: Entry) -> None:
+    """One character as our definition."""
     d = e.data
     availability(ctx, e)
     identity(ctx, e, "char")
@@ -220,6 +231,7 @@ def character(ctx: Context, e: Entry) -> None:
 
 
 def fog(ctx: Context, e: Entry) -> None:
+    """One fog as our definition."""
     d = e.data
     availability(ctx, e)
     identity(ctx, e, "fog")
@@ -234,6 +246,7 @@ def fog(ctx: Context, e: Entry) -> None:
 
 
 def trump(ctx: Context, e: Entry) -> None:
+    """One trump as our definition (trumps belong to frames only)."""
     d = e.data
     availability(ctx, e, frames_only=True)
     identity(ctx, e, "trump")

@@ -166,9 +166,9 @@ def export_official(rules: m.Rules, source: Path | None = None) -> dict[str, str
     import keeps beside the definitions, ``official-source/``), each file the import read is written as it was,
     with only the values that changed since edited in place (see splice.py)."""
     data = official_data(rules)
-    out: dict[str, str | bytes] = {name: _text(name, value) for name, value in data.items()}
+    out: dict[str, str | bytes] = {}
     if source is not None and (source / SNAPSHOT).is_dir():
-        old = official_data(load_rules(source / SNAPSHOT))
+        old = official_data(load_rules(source / SNAPSHOT, checks=False))  # checked when it was imported
         old_all = {ident: entry for value in old.values() for _g, ident, entry in entries(value)}
         new_all = {ident: entry for value in data.values() for _g, ident, entry in entries(value)}
         for name in (ACT, ACT_FRAME, FRAME, VERSION):
@@ -177,9 +177,10 @@ def export_official(rules: m.Rules, source: Path | None = None) -> dict[str, str
                 continue
             original = path.read_bytes().decode("utf-8")
             if name == VERSION:
-                out[name] = original if old[name] == data[name] else out[name]
+                out[name] = original if old[name] == data[name] else _text(name, data[name])
             else:
                 out[name] = splice(original, old[name], data[name], FIELD_ORDER, old_all, new_all)
+    out.update({name: _text(name, value) for name, value in data.items() if name not in out})
     for picture in [t.image for t in rules.trumps] + [f.image for f in rules.frames]:
         if picture is not None:
             out[picture.path] = picture.data

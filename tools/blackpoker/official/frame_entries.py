@@ -62,7 +62,7 @@ def _frame(ctx: Context, e: Entry) -> None:
     if cv.camel(d["id"]) != official:
         d["official_id"] = official
     d["name"] = ctx.text(e, "name", required=True)
-    if e.raw.get("ruby") is not None:
+    if ctx.text(e, "ruby") is not None:  # a blank ruby is no ruby, as for every text field
         d["reading"], note = ctx.mapped(e, "ruby", lambda r: cv.read_reading(r, d["name"]))
         ctx.note(e.src, e.path + ("ruby",), note)
     else:
@@ -185,6 +185,7 @@ def read_deck(text: str) -> dict[str, Any]:
 
 
 def write_deck(text: str, cards: tuple[str, ...]) -> str:
+    """A deck condition as frame.yaml writes it: the sentence, then the exact cards by suit."""
     lines = [text]
     by_suit: dict[str, list[str]] = {}
     for card in cards:
@@ -214,6 +215,7 @@ def read_start(text: str) -> tuple[list[str], str]:
 
 
 def write_start(steps: tuple[str, ...], continues: str) -> str:
+    """A frame's setup as frame.yaml writes it: the steps as a list, then the sentence after them."""
     return "\n".join([f"* {step}" for step in steps] + ["", continues])
 
 
@@ -244,5 +246,6 @@ def read_access(text: str, zones: list[tuple[str, str, bool]]) -> list[dict[str,
 
 
 def write_access(rows: list[tuple[str, str, str, str]]) -> str:
+    """The disclosure as frame.yaml writes it (公開レベル per zone), the inverse of :func:`read_access`."""
     return "\n\n".join(f"{name}\n | 完全公開：{public}\n | 個人公開：{personal}\n | 非公開：{hidden}"
                        for name, public, personal, hidden in rows)

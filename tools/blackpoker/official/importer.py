@@ -15,6 +15,7 @@ from pathlib import Path
 
 from blackpoker.core.errors import PathPart
 from blackpoker.core.loader import FILES
+from blackpoker.official import convert as cv
 from blackpoker.official import entries as en
 from blackpoker.official.assemble import assemble
 from blackpoker.official.base_definitions import Base
@@ -43,6 +44,8 @@ def import_official(official: OfficialFiles, base: Path) -> ImportResult:
 
 
 def header(ctx: Context, name: str) -> dict[str, str] | None:
+    """A file's header (``version.json``, or the ``data:`` of a YAML file): where the edition's version and date
+    come from."""
     src = ctx.official.sources.get(name)
     if src is None:
         return None
@@ -79,7 +82,11 @@ def edition(ctx: Context) -> None:
     ver, last = found["ver"], found["lastupdate"]
     number = re.search(r"([0-9]+)\.([0-9]+)", ver) or re.search(r"第([0-9]+)版", ver)
     if number is None:
-        ctx.error(src, where + ("ver",), f"'{ver}' names no edition number; expected e.g. 第9.0版")
+        ctx.error(src, where + ("ver",), f"{cv.excerpt(ver)} names no edition number; expected e.g. 第9.0版")
+        return
+    if any(len(part) > 6 for part in number.groups() if part):  # an edition, not a 5,000-digit number
+        ctx.error(src, where + ("ver",), f"{cv.excerpt(ver)} has an edition number of "
+                  f"{max(len(part) for part in number.groups() if part):,} digits; expected e.g. 第9.0版")
         return
     version = f"v{number[1]}.{number[2] if number.lastindex == 2 else 0}"
     printed = re.search(r"第[0-9.]+版", ver)

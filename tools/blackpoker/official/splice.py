@@ -22,6 +22,7 @@ import yaml
 
 from blackpoker.official.yamltext import dump
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's marks carry the same character indexes
 ID_KEYS = ("actId", "charId", "fogId", "trumpId", "frameId")
 GROUP_LISTS = {"actList": "acts", "charList": "chars", "fogList": "fogs", "trumpList": "trumps"}
 LIST_OF = {"actId": "actList", "charId": "charList", "fogId": "fogList", "trumpId": "trumpList", "frameId": "frames"}
@@ -58,7 +59,7 @@ def splice(original: str, old: dict[str, Any], new: dict[str, Any], order: dict[
     applied. ``old_all``/``new_all`` hold every file's entries by identity, so an entry the export places in
     another file still counts as unchanged; ``order`` gives each entry kind's official field order (for a
     field that is added)."""
-    root = yaml.compose(original, Loader=yaml.SafeLoader)
+    root = yaml.compose(original, Loader=_LOADER)
     if not isinstance(root, yaml.MappingNode):
         return dump(new)
     text = _Text(original)
@@ -69,38 +70,48 @@ def splice(original: str, old: dict[str, Any], new: dict[str, Any], order: dict[
         if isinstance(node, yaml.MappingNode):
             edits += text.mapping(node, old.get(key) or {}, new.get(key) or {}, tuple(new.get(key) or ()))
     seen: set[str] = set()
+    removed: dict[int, list[_Edit]] = {}  # by group: the removals of its entries
+    groups: dict[int, tuple[yaml.Node, int]] = {}  # id → the group and how many entries it has
     for list_key in (*GROUP_LISTS, "frames"):
         node = top.get(list_key)
         if not isinstance(node, yaml.SequenceNode):
             continue
-        for item in _items(node, list_key):
+        for item, group, size in _items(node, list_key):
             ident = _identity({k.value: v.value for k, v in item.value if isinstance(v, yaml.ScalarNode)})
             seen.add(ident)
             was, now = old_all.get(ident), new_all.get(ident)
             if was is None:  # not converted (kept going past a problem): left as it is
                 continue
             if now is None:
-                edits.append(text.remove_item(item))
+                removed.setdefault(id(group), []).append(text.remove_item(item))
+                groups[id(group)] = (group, size)
                 continue
             kind = ident.split(":", 1)[0]
             edits += text.mapping(item, was, now, order.get(kind, tuple(now)))
-    for group, ident, entry in entries(new):
+    for group_key, gone in removed.items():  # a group whose every entry is gone goes with them (not the frames)
+        group_node, size = groups[group_key]
+        whole = len(gone) == size and size > 0 and group_node is not top.get("frames")
+        edits += [text.remove_item(group_node)] if whole else gone
+    for group_name, ident, entry in entries(new):
         if ident in seen or old_all.get(ident) == entry:
             continue
-        edits.append(text.append_entry(top, group, entry))
+        edits.append(text.append_entry(top, group_name, entry))
     return text.apply(edits)
 
 
-def _items(node: yaml.SequenceNode, list_key: str) -> Iterator[yaml.MappingNode]:
+def _items(node: yaml.SequenceNode, list_key: str) -> Iterator[tuple[yaml.MappingNode, yaml.Node, int]]:
+    """Each entry of a list, with its group (the list itself for frames) and the group's number of entries."""
     if list_key == "frames":
-        yield from (item for item in node.value if isinstance(item, yaml.MappingNode))
+        frames = [item for item in node.value if isinstance(item, yaml.MappingNode)]
+        yield from ((item, node, len(frames)) for item in frames)
         return
     for group in node.value:
         if not isinstance(group, yaml.MappingNode):
             continue
         for k, v in group.value:
             if k.value == GROUP_LISTS[list_key] and isinstance(v, yaml.SequenceNode):
-                yield from (item for item in v.value if isinstance(item, yaml.MappingNode))
+                found = [item for item in v.value if isinstance(item, yaml.MappingNode)]
+                yield from ((item, group, len(found)) for item in found)
 
 
 class _Text:
@@ -160,7 +171,7 @@ class _Text:
 
     def replace(self, node: yaml.Node, value: Any, indent: int) -> _Edit:
         """The value's span rewritten in the style the original used, where it can hold the new value."""
-        style = node.style if isinstance(node, yaml.ScalarNode) else None
+        style = (node.style or None) if isinstance(node, yaml.ScalarNode) else None  # libyaml: '' for plain
         end = self.value_end(node)
         if style in ("|", ">") and isinstance(value, str):
             header = self.text[node.start_mark.index:self.text.index("\n", node.start_mark.index)]
@@ -168,6 +179,9 @@ class _Text:
             inner = next((len(line) - len(line.lstrip(" ")) for line in body.split("\n") if line.strip()), indent + 2)
             lines = [(" " * inner + line) if line else "" for line in value.split("\n")]
             return _Edit(node.start_mark.index, end, header.replace(">", "|") + "\n" + "\n".join(lines))
+        if style is None and node.tag.endswith((":int", ":float")) and isinstance(value, str) \
+                and re.fullmatch(r"[0-9]+(\.[0-9]+)?", value):  # a number stays a number (charSize: 11)
+            return _Edit(node.start_mark.index, end, value)
         return _Edit(node.start_mark.index, end, self.render(value, indent, style))
 
     def render(self, value: Any, indent: int, style: str | None) -> str:
@@ -180,7 +194,7 @@ class _Text:
         out = yaml.dump(value, Dumper=yaml.SafeDumper, allow_unicode=True, width=10_000, default_flow_style=True)
         return out.removesuffix("\n...\n").rstrip("\n")
 
-    def remove_item(self, item: yaml.MappingNode) -> _Edit:
+    def remove_item(self, item: yaml.Node) -> _Edit:
         """A sequence item's lines, from its dash to its last value, and the blank lines after it."""
         dash = self.text.rfind("-", 0, item.start_mark.index)
         start = self.line_start(dash)

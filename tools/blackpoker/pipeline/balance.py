@@ -76,8 +76,8 @@ def scheduler_address_problem(address: str) -> str | None:
     try:
         scheme, location = parse_address(address)
         registry.get_backend(scheme)
-        if scheme == "inproc":  # a cluster inside this process (LocalCluster(processes=False)): no host or port
-            return None
+        if scheme != "tcp":  # tls needs certificates, inproc a cluster in this process, ucx its own libraries
+            return f"the {scheme}:// transport is not supported from the command line; expected tcp://"
         _, port = parse_host_port(location)
     except ValueError as exc:
         return str(exc)
@@ -115,13 +115,36 @@ def _quiet_dask_logs() -> Iterator[None]:
 
 def _connect(scheduler: str) -> Any:
     """A client of the scheduler, or ClusterError after CONNECT_TIMEOUT (Dask retries until then whatever the
-    reason: refused, no route, no such host)."""
+    reason: refused, no route, no such host). The connection is made in a thread of its own and given up at the
+    deadline: a port that accepts and never answers would otherwise hold it forever, and one that answers
+    something else (a web server) makes Dask fail in any way at all (a 3 EiB allocation)."""
+    import threading
+
     from distributed import Client
-    try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]  # distributed is untyped
-    except OSError as exc:
+    outcome: list[Any] = []
+
+    def connect() -> None:
+        try:
+            outcome.append(Client(scheduler, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]  # untyped
+        except BaseException as exc:  # noqa: B036 - reported below, in the caller's thread
+            outcome.append(exc)
+
+    thread = threading.Thread(target=connect, daemon=True, name="dask-connect")
+    thread.start()
+    thread.join(CONNECT_TIMEOUT * 2)
+    if not outcome:
+        raise ClusterError(f"the Dask scheduler at {scheduler} accepted the connection but did not answer within "
+                           f"{CONNECT_TIMEOUT * 2} s; is it a Dask scheduler?")
+    result = outcome[0]
+    if isinstance(result, OSError):
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} "
-                           f"(no answer within {CONNECT_TIMEOUT} s)") from exc
+                           f"(no answer within {CONNECT_TIMEOUT} s)") from result
+    if isinstance(result, BaseException):
+        if not isinstance(result, Exception):
+            raise result
+        raise ClusterError(f"{scheduler} did not answer as a Dask scheduler ({type(result).__name__}); "
+                           "expected the address a `dask scheduler` prints") from result
+    return result
 
 
 def _check_imports(client: Any, scheduler: str) -> None:

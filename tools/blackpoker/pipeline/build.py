@@ -9,7 +9,8 @@ heads the longest chain of work. Everything is written in a scratch folder besid
 (``.<out>.build-…``); only when every step succeeded does its staging site replace the output folder, so a
 failed build leaves the previous site exactly as it was.
 
-Two caches make rebuilds cheap (both under ``<out>/../.cache``, keyed by content):
+Two caches make rebuilds cheap (both under ``<out>/../.blackpoker-cache``, keyed by content; a folder of the
+toolkit's own name, never ``.cache``, which other programs share when the output is in a home folder):
 * ``steps``: a step whose inputs did not change is copied, not run;
 * ``parts``: rendered PDF pages and chapters (see pdfparts), so an edit re-renders only what shows it.
 Beside them, ``work/`` keeps one Sphinx environment per output folder. One build at a time writes an
@@ -19,6 +20,7 @@ output folder; builds of different folders run side by side (locks.py).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blackpoker.core.errors import DefinitionErrors
-from blackpoker.core.loader import definition_files, load_rules
+from blackpoker.core.loader import IMAGES, MAX_PICTURE_BYTES, definition_files, load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import SCENARIOS, existing_inputs
 from blackpoker.infra.cache import StepCache, fingerprint
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
 
 
 MARKER = ".blackpoker-site"  # written into every site the build publishes: only such a folder is ever replaced
+CACHE = ".blackpoker-cache"  # beside the output folder: the build's cache (steps, parts, Sphinx environments)
 MARKER_TEXT = "This folder is written by `blackpoker build`; the next build replaces it whole.\n"
 
 
@@ -65,6 +68,9 @@ def check_output(out: Path, definitions: Path) -> None:
         if folder == out or folder.is_relative_to(out):
             raise OutputRefused(f"{out}: the output folder is or contains {name}; the build replaces its output "
                                 "folder whole: choose a new folder, e.g. build/site")
+    if out.is_relative_to(protected["the definitions"]):
+        raise OutputRefused(f"{out}: the output folder is inside the definitions; the site would become part of "
+                            "its own input: choose a folder outside them, e.g. build/site")
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not _made_by_a_build(out))):
         raise OutputRefused(f"{out}: not a site made by blackpoker build (no {MARKER} in it) and not empty; "
                             "the build replaces its output folder whole: choose a new or empty folder")
@@ -239,12 +245,18 @@ def kept_state_key(step: Step) -> str:
 
 
 def build_inputs(definitions: Path) -> list[Path]:
-    """Every file or folder a build reads: what the preview watches (the union of the steps' keys)."""
-    return sorted({*_definition_files(definitions), *(path for step in STEPS for path in _roots(step))})
+    """Every file or folder a build reads: what the preview watches (the union of the steps' keys). The pictures
+    folder is watched whole, even before it exists, so a picture added later is seen."""
+    pictures = (definitions / IMAGES).resolve()
+    return sorted({*(p for p in _definition_files(definitions) if not p.is_relative_to(pictures)), pictures,
+                   *(path for step in STEPS for path in _roots(step))})
 
 
 def _definition_files(definitions: Path) -> list[Path]:
-    return [path.resolve() for path in definition_files(definitions) if path.exists()]
+    """The definitions and the pictures a build could use: a picture over the size limit is refused wherever it
+    is named, so its bytes never reach an output and are not read (an unused 1 GB file beside the pictures)."""
+    return [path.resolve() for path in definition_files(definitions)
+            if path.exists() and (path.suffix == ".yaml" or path.stat().st_size <= MAX_PICTURE_BYTES)]
 
 
 def _run_step(step_name: str, definitions: str, step_dir: str) -> StepResult:
@@ -330,7 +342,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     out = out.resolve()
     check_output(out, definitions)
     out.parent.mkdir(parents=True, exist_ok=True)
-    cache_root = cache_dir or out.parent / ".cache"
+    cache_root = cache_dir or out.parent / CACHE
     with output_lock(out, progress):
         check_output(out, definitions)  # again: the build we waited for may have changed the folder
         lease = CacheLease(cache_root)
@@ -392,7 +404,7 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
         for step in STEPS:
             key = step_key(step, definitions, rules)
             t0 = time.perf_counter()
-            restored = cache.restore(step.name, key, staging)
+            restored = cache.restore(step.name, key, staging, warn=progress)
             if restored is None:
                 pending.append((step, key))
                 continue
@@ -462,11 +474,25 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
     return report
 
 
+_SCRATCH = re.compile(r"build-[a-z0-9_]{8}")  # tempfile.mkdtemp's random part: 8 of these characters
+
+
+def _leftover(name: str, out: Path) -> bool:
+    """Whether ``name`` (a name beside ``out``) is a scratch folder of a build of ``out``: compared as text,
+    never as a pattern, so an output named ``*`` or ``[a]`` matches no one else's files."""
+    base = f".{out.name}."
+    if not name.startswith(base):
+        return False
+    rest = name[len(base):]
+    return (rest in ("staging", "old") or _SCRATCH.fullmatch(rest) is not None
+            or (rest.startswith("step-") and rest[len("step-"):] in {step.name for step in STEPS}))
+
+
 def _remove_leftovers(out: Path) -> None:
-    """Scratch folders that an earlier build could not remove (killed, or read-only content): best effort, as
-    every build works in a folder of its own."""
-    for pattern in (f".{out.name}.build-*", f".{out.name}.staging", f".{out.name}.old", f".{out.name}.step-*"):
-        for leftover in out.parent.glob(pattern):
+    """Scratch folders that an earlier build of ``out`` could not remove (killed, or read-only content): best
+    effort, as every build works in a folder of its own. Only folders, only of this output."""
+    for leftover in sorted(out.parent.iterdir()):
+        if _leftover(leftover.name, out) and leftover.is_dir() and not leftover.is_symlink():
             try:
                 remove_tree(leftover)
             except OSError:

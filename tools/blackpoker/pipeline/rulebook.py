@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -22,6 +21,7 @@ from blackpoker.core.paths import SOURCE
 from blackpoker.infra.cache import fingerprint
 from blackpoker.infra.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
 from blackpoker.render.pdfparts import PartCache
+from blackpoker.sphinx_private import fix_single_html
 
 PDF_NAME = "blackpoker.pdf"
 BOOKLET_NAME = "blackpoker-booklet.pdf"
@@ -69,15 +69,6 @@ def _lines(stream: io.StringIO) -> list[str]:
     return [line for line in stream.getvalue().splitlines() if line.strip()]
 
 
-_DOUBLE_FRAGMENT = re.compile(r'href="#document-[^"#]*#')
-
-
-def _fix_single_html(index: Path) -> None:
-    """singlehtml's toctree links read '#document-x#label'; keep the last fragment (toolchain notes §3)."""
-    text = index.read_text(encoding="utf-8")
-    index.write_text(_DOUBLE_FRAGMENT.sub('href="#', text), encoding="utf-8")
-
-
 def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dict[str, str] | None,
                  environment: str | None) -> None:
     """Keep the Sphinx environment in ``work_dir`` only if it was made with the same ``environment`` (what it
@@ -101,7 +92,7 @@ def sphinx_job(builder: str, definitions: Path, source: Path, work_dir: Path, ov
         if builder == "singlehtml":
             _sphinx("singlehtml", source, work_dir / "single", work_dir / "doctrees", definitions,
                     {**(overrides or {}), "html_theme": "basic"})
-            _fix_single_html(work_dir / "single" / "index.html")
+            fix_single_html(work_dir / "single" / "index.html")
         else:
             _sphinx("html", source, work_dir / "html", work_dir / "doctrees", definitions, overrides)
     except BaseException:

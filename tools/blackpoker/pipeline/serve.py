@@ -9,6 +9,7 @@ changes, and, while the last build failed, a banner with its errors above the la
 
 from __future__ import annotations
 
+import errno
 import html
 import os
 import subprocess
@@ -21,7 +22,9 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+from blackpoker.core.loader import MAX_PICTURE_BYTES
 from blackpoker.infra.cache import fingerprint
 from blackpoker.pipeline.build import build_inputs
 
@@ -109,6 +112,13 @@ def _handler(state: _State, directory: Path, port: int) -> type[SimpleHTTPReques
                 return
             path = Path(self.translate_path(self.path))
             if path.is_dir():
+                address = urlsplit(self.path)
+                if not address.path.endswith("/"):  # /actionlist: the page's relative links need the slash
+                    self.send_response(301)
+                    self.send_header("Location", urlunsplit(("", "", address.path + "/", address.query, "")))
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 path = path / "index.html"
             error = state.error
             banner = BANNER.format(html.escape(error)).encode("utf-8") if error else b""
@@ -145,7 +155,7 @@ def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], Outc
         last: str | None = None
         while True:
             try:
-                current = fingerprint(roots)
+                current = fingerprint(roots, max_bytes=MAX_PICTURE_BYTES)
                 if current != last:
                     last = current
                     echo("change detected: building …")
@@ -161,11 +171,13 @@ def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], Outc
                     echo(message)
             time.sleep(interval)
 
-    out.mkdir(parents=True, exist_ok=True)
-    try:  # the port first: a busy port is reported before any build starts
+    try:  # the port first: a busy port is reported before any build starts or any folder is made
         server = ThreadingHTTPServer(("127.0.0.1", port), partial(_handler(state, out, port)))
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, f"127.0.0.1:{port}") from None
+    except OverflowError:  # a port past 65535 given through the API (the command line refuses it)
+        raise OSError(errno.EINVAL, "not a port (0 to 65535)", f"127.0.0.1:{port}") from None
+    out.mkdir(parents=True, exist_ok=True)
     port = server.server_address[1]  # --port 0: the one the system chose
     server.RequestHandlerClass = partial(_handler(state, out, port))
     threading.Thread(target=watch, daemon=True).start()

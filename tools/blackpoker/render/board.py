@@ -7,8 +7,8 @@ at its natural size and a desktop scales it up. Each player has a band: a line w
 (ライフ, 手札, 墓地), the field (soldiers face up with their size and labels, bulwarks as backs, a driven character
 turned sideways, a character of several cards fanned), then the hand as cards, the graveyard's latest cards and
 the fog. Rows that do not fit wrap. Between the bands the stage, top first, one request a line, and who holds the
-chance. Given ``before``, whatever differs from it is marked (a thick red edge, counts as ``10→9``) and a legend
-says so. Text is Japanese and cards read ♠7, never S7.
+chance, and the abilities in play (6.3), oldest first. Given ``before``, whatever differs from it is marked (a
+thick red edge, counts as ``10→9``) and a legend says so. Text is Japanese and cards read ♠7, never S7.
 """
 
 from __future__ import annotations
@@ -189,6 +189,41 @@ def _stage(state: GameState, y: float) -> tuple[str, float]:
     return "".join(out), top - y + 2
 
 
+SCOPES = {"all": "全ての", "your": "あなたの", "this": "この"}
+
+
+def ability_lines(state: GameState) -> list[str]:
+    """The abilities in play (6.3), oldest first, as a reader reads them: scope, whose, the text, on which soldier."""
+    out = []
+    for m in sorted(state.modifiers, key=lambda m: m.timestamp):
+        on = state.find(m.target) if m.target is not None else None
+        where = f"({PLAYER_NAMES[on.owner]}の{''.join(str(c) for c in on.cards)})" if on is not None else ""
+        whose = f"・{PLAYER_NAMES[m.owner]}" if m.scope == "your" else ""
+        out.append(f"[{SCOPES.get(m.scope, m.scope)}{whose}] {m.source or '能力'}{where}")
+    return out
+
+
+def _wrap(line: str, room: float) -> list[str]:
+    out, cur = [], ""
+    for ch in line:
+        if cur and _text_width(cur + ch) > room:
+            out.append(cur)
+            cur = "　" + ch
+        else:
+            cur += ch
+    return out + [cur] if cur else out
+
+
+def _abilities(state: GameState, y: float) -> tuple[str, float]:
+    """The abilities in play, a line each (wrapped), so an example of 6.4.2 shows what makes the sizes."""
+    lines = [part for line in ability_lines(state) for part in _wrap(line, WIDTH - 20)]
+    if not lines:
+        return "", 0
+    out = [_text(10, y + 14, "有効な能力(古い順)", weight="bold")]
+    out += [_text(10, y + 30 + 15 * i, line) for i, line in enumerate(lines)]
+    return "".join(out), 22 + 15 * len(lines)
+
+
 def board_svg(state: GameState, title: str, *, before: GameState | None = None,
               hidden_hands: Collection[int] = ()) -> str:
     """The whole board: B's band, the stage, A's band (A below, as the book's examples are told from A).
@@ -204,6 +239,9 @@ def board_svg(state: GameState, title: str, *, before: GameState | None = None,
             drawing, height = _stage(state, y)
             parts.append(drawing)
             y += height + 4
+            drawing, height = _abilities(state, y)
+            parts.append(drawing)
+            y += height + (4 if height else 0)
     if before is not None:
         parts.append(f'<rect x="10" y="{y + 2:.1f}" width="14" height="10" rx="2" fill="{PAPER}" stroke="{CHANGED}" '
                      f'stroke-width="2.4"/>' + _text(30, y + 12, "太い枠・→: はじめから変わったところ", fill=GREY))

@@ -1,6 +1,6 @@
 """The book PDF from Sphinx's single-page HTML, rendered chapter by chapter (see pdfparts).
 
-The single page is cut at its chapter boundaries (``<span id="document-…">``, where the print CSS breaks
+The single page is cut at its chapter boundaries (``sphinx_private.DOCUMENT_START``, where the print CSS breaks
 the page anyway), so a chapter's pages do not depend on the others: each chapter is one cached part.
 Three things in the book do depend on other chapters, and are made after them:
 
@@ -36,14 +36,12 @@ from blackpoker.render.pdfparts import (
     relative_links,
     render_part,
 )
+from blackpoker.sphinx_private import DOCUMENT_START, HEADERLINK, INTERNAL_LINK, STYLESHEET
 
-_MARKER = re.compile(r'<span id="document-([^"]+)"></span>')
 _SECTION_TAG = re.compile(r"<(/?)section\b")
 _FRONT = re.compile(r'<section class="print-cover">.*?</nav>', re.S)
-_LINK = re.compile(r'(<a class="reference internal" href="#([^"]+)")')
 _INDEX_LIST = re.compile(r'<ul class="bp-index-list[^"]*">.*?</ul>', re.S)
 _TITLE = re.compile(r'<p class="print-title">(.*?)</p>', re.S)
-_STYLESHEET = re.compile(r'<link rel="stylesheet" type="text/css" href="([^"?]+)[^"]*" />')
 # A group heading that starts a page in print (bp-list with page_per_group): the chapter is cut there too,
 # so editing one entry of chapter 4's long action list re-renders only its group.
 _PAGE_GROUP = re.compile(r'<p class="[^"]*\bbp-page-group\b[^"]*"')
@@ -51,7 +49,6 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)((?:\s[^>]*)?)>")
 _ID_ATTR = re.compile(r'\s(?:id|name)="[^"]*"')
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _CHAPTER_TITLE = re.compile(r"<h2\b[^>]*>(.*?)</h2>", re.S)
-_HEADERLINK = re.compile(r'<a class="headerlink".*?</a>', re.S)
 
 
 @dataclass(frozen=True)
@@ -89,7 +86,7 @@ class BookSource:
 
 def split_single_page(text: str) -> BookSource:
     """Cut Sphinx's singlehtml page at its document markers; the last chapter ends with its section."""
-    marks = list(_MARKER.finditer(text))
+    marks = list(DOCUMENT_START.finditer(text))
     if not marks:
         raise ValueError("the single page has no chapters (no <span id=\"document-…\"> markers)")
     depth, end = 0, None
@@ -143,7 +140,7 @@ def open_elements(html: str) -> str:
 def running_head(chapter: str) -> str:
     """The chapter's title as ``string(chapter)`` shows it (its h2 text, without the hidden ¶ link)."""
     match = _CHAPTER_TITLE.search(chapter)
-    text = _HEADERLINK.sub("", match.group(1)) if match else ""
+    text = HEADERLINK.sub("", match.group(1)) if match else ""
     return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", text)).split())
 
 
@@ -166,15 +163,25 @@ TOC_CSS = "nav.print-toc a::after { content: leader('.') attr(data-page); } nav.
 INDEX_CSS = "ul.bp-index-list a::after { content: leader('.') attr(data-page); }"
 _TOC_REGION = re.compile(r'<nav class="print-toc">.*?</nav>', re.S)
 FOLIO_CSS = "@page { @top-left { content: none; } @top-right { content: none; } }"
-FOLIO_SPARE = 16  # pages the index may take
+FOLIO_SPARE = 16  # pages the index usually takes at most: the folio is made early for them, and again if it takes more
 
 
-def _render(html: str, base_url: str, cache_dir: str, key: str) -> Part:
-    """Render one part of the book into the cache, its links to the site's files made relative (in a worker)."""
+_SITE = re.compile(r'<meta name="bp-site" content="([^"]+)"')
+
+
+def site_of(page: str) -> str | None:
+    """The published site's address the Sphinx extension put in the page (none when the ruleset has none)."""
+    found = _SITE.search(page)
+    return html_lib.unescape(found.group(1)) if found else None
+
+
+def _render(html: str, base_url: str, cache_dir: str, key: str, site: str | None = None) -> Part:
+    """Render one part of the book into the cache, its links to the site's files made absolute under the
+    published ``site`` (relative without one), in a worker."""
     from blackpoker.render.pdfparts import relative_links
 
     data, info = render_part(html, base_url)
-    return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url), info)
+    return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url, site), info)
 
 
 class BookBuilder:
@@ -184,9 +191,10 @@ class BookBuilder:
         self.single, self.runner, self.cache = single, runner, cache
         self.base_url = single.parent.resolve().as_uri() + "/"
         self.source = split_single_page(single.read_text(encoding="utf-8"))
-        styles = sorted(set(_STYLESHEET.findall(self.source.before)))
+        styles = sorted(set(STYLESHEET.findall(self.source.before)))
         css = "".join((single.parent / s).read_text(encoding="utf-8") for s in styles if (single.parent / s).is_file())
-        self.salt = digest(css, engine_version())
+        self.site = site_of(self.source.before)
+        self.salt = digest(css, engine_version(), self.site or "")
         self.used: list[str] = []
 
     def part(self, kind: str, html: str, priority: float = URGENT) -> Future[Part]:
@@ -194,7 +202,7 @@ class BookBuilder:
         self.used.append(key)
         cached = self.cache.get(key)
         return done(cached) if cached is not None else self.runner.submit(
-            _render, html, self.base_url, str(self.cache.dir), key, priority=priority, then=URGENT)
+            _render, html, self.base_url, str(self.cache.dir), key, self.site, priority=priority, then=URGENT)
 
     def build(self, target: Path, booklet: Path | None = None) -> PartInfo:
         """Write the book to ``target`` (and its ``booklet``); returns where its anchors and bookmarks are."""
@@ -206,7 +214,7 @@ class BookBuilder:
         # longest first, so the workers finish together
         futures = {i: self.part(f"chapter-{name}", source.chapter_html(text, name), URGENT + len(text) / 1e9)
                    for i, (name, text) in enumerate(plain)}
-        probe = self.part("front", with_page_numbers(source.front_html(), _LINK, _TOC_REGION, {}, TOC_CSS))
+        probe = self.part("front", with_page_numbers(source.front_html(), INTERNAL_LINK, _TOC_REGION, {}, TOC_CSS))
         chapters = [futures[i].result() for i in range(len(plain))]
         front_pages = probe.result().info.pages
         # The folio's page i shows only "i": made now, for more pages than the index can add, it is stamped
@@ -226,8 +234,8 @@ class BookBuilder:
                 marker = f"document-{name}"
                 pages.setdefault(marker, offset + 1)
                 index_parts.append(self.part(f"chapter-{name}", with_page_numbers(
-                    source.chapter_html(text), _LINK, _INDEX_LIST, pages, INDEX_CSS)))
-            front = self.part("front", with_page_numbers(source.front_html(), _LINK, _TOC_REGION, pages,
+                    source.chapter_html(text), INTERNAL_LINK, _INDEX_LIST, pages, INDEX_CSS)))
+            front = self.part("front", with_page_numbers(source.front_html(), INTERNAL_LINK, _TOC_REGION, pages,
                                                          TOC_CSS)).result()
             if front.info.pages == front_pages:
                 break
@@ -235,8 +243,9 @@ class BookBuilder:
         tail = results(index_parts)
         parts = [front, *chapters, *tail]
         folio = folio_future.result()
-        if folio.info.pages < sum(p.info.pages for p in parts):
-            raise RuntimeError(f"the index takes more than {FOLIO_SPARE} pages; raise FOLIO_SPARE")
+        total = sum(p.info.pages for p in parts)
+        if folio.info.pages < total:  # a long index (thousands of entries): a folio made for the real count
+            folio = self.part("folio", self.folio_html(-(-total // 32) * 32)).result()
         joined: PartInfo = self.runner.submit(join_book, parts, target, folio, front.info.pages, booklet,
                                               priority=URGENT).result()
         return joined
@@ -258,4 +267,5 @@ def join_book(parts: list[Part], target: Path, folio: Part, front_pages: int, bo
 def render_pdf(html: Path, pdf: Path) -> None:
     """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
     base = html.parent.resolve().as_uri() + "/"
-    write_atomic(pdf, relative_links(layout(html.read_text(encoding="utf-8"), base).write_pdf(), base))
+    text = html.read_text(encoding="utf-8")
+    write_atomic(pdf, relative_links(layout(text, base).write_pdf(), base, site_of(text)))

@@ -21,11 +21,12 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from blackpoker.infra.cache import discard, file_digest
 from blackpoker.infra.fsutil import write_atomic
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from pypdf.generic import IndirectObject, TreeObject
     from weasyprint.document import Document
 
-RECIPE = "bp-parts-1"  # bump when the way parts are rendered changes, so old cache entries are not reused
+RECIPE = "bp-parts-2"  # bump when the way parts are rendered changes, so old cache entries are not reused
 STAND_INS = "bp-stand-ins"
 PX_TO_PT = 0.75  # WeasyPrint: 72 PDF points per 96 CSS pixels
 
@@ -120,25 +121,57 @@ def engine_version() -> str:
     return f"{RECIPE} {toolchain()}"
 
 
-class PartCache:
-    """``<dir>/<key[:2]>/<key>.pdf`` + ``.json``; entries are written atomically, so a crash leaves none half."""
+def _to_stderr(line: str) -> None:
+    import sys
+    print(line, file=sys.stderr)
 
-    def __init__(self, folder: Path) -> None:
+
+class PartCache:
+    """``<dir>/<key[:2]>/<key>.pdf`` + ``.json``; entries are written atomically, so a crash leaves none half.
+
+    The ``.json`` records the PDF's SHA-256: a part whose PDF does not match it (truncated, changed), whose record
+    cannot be read or that is not a pair of files is discarded with one warning line (through ``warn``) and
+    rendered again; it is never joined into a PDF.
+    """
+
+    DIGEST = "pdf_sha256"  # the record's field beside the PartInfo
+
+    def __init__(self, folder: Path, warn: Callable[[str], None] | None = None) -> None:
         self.dir = folder
+        self.warn = warn or _to_stderr
 
     def _path(self, key: str, suffix: str) -> Path:
         return self.dir / key.rsplit("-", 1)[-1][:2] / f"{key}{suffix}"
 
     def get(self, key: str) -> Part | None:
         pdf, meta = self._path(key, ".pdf"), self._path(key, ".json")
-        if not (pdf.is_file() and meta.is_file()):
+        if not (meta.exists() or meta.is_symlink()):  # none, or its PDF being written: the record comes last
             return None
-        return Part(pdf, PartInfo.from_json(meta.read_text(encoding="utf-8")))
+        problem = None
+        try:
+            if pdf.is_symlink() or meta.is_symlink() or not (pdf.is_file() and meta.is_file()):
+                problem = "not a PDF and its record"
+            else:
+                text = meta.read_text(encoding="utf-8")
+                data, info = json.loads(text), PartInfo.from_json(text)
+                if data.get(self.DIGEST) != file_digest(pdf):
+                    problem = "the PDF is not the one that was stored"
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            problem = f"unreadable record ({type(exc).__name__})"
+        if problem is not None:
+            for path in (meta, pdf):
+                discard(path)
+            self.warn(f"warning: a damaged cache entry was discarded ({pdf}: {problem}); the part is rendered again")
+            return None
+        return Part(pdf, info)
 
     def put(self, key: str, data: bytes, info: PartInfo) -> Part:
         pdf = self._path(key, ".pdf")
         write_atomic(pdf, data)
-        write_atomic(self._path(key, ".json"), info.to_json())  # last: its presence marks a complete entry
+        record = json.loads(info.to_json())
+        record[self.DIGEST] = hashlib.sha256(data).hexdigest()
+        # last: its presence marks a complete entry
+        write_atomic(self._path(key, ".json"), json.dumps(record, ensure_ascii=False, sort_keys=True))
         return Part(pdf, info)
 
     def retain(self, keys: Iterable[str]) -> None:
@@ -237,11 +270,40 @@ def render_part(html: str, base_url: str, *, pieces: bool = False) -> tuple[byte
 
 
 def layout(html: str, base_url: str) -> Document:
-    """Lay out without writing."""
+    """Lay out without writing; WeasyPrint reads only what :func:`local_fetcher` allows."""
     quiet_weasyprint()
     from weasyprint import HTML
 
-    return HTML(string=html, base_url=base_url).render(font_config=_font_config())
+    return HTML(string=html, base_url=base_url, url_fetcher=local_fetcher(base_url)).render(font_config=_font_config())
+
+
+def local_fetcher(base_url: str) -> Any:
+    """A WeasyPrint URL fetcher that reads only ``data:`` addresses and the files under the document's own folder
+    (``base_url``) or the toolkit's templates and sources: whatever a page or a picture names (``file:///etc/…``, ``http://…``)
+    is refused, so a build reads nothing outside its inputs and fetches nothing from the network."""
+    from urllib.parse import unquote, urlsplit
+    from urllib.request import url2pathname
+
+    from weasyprint.urls import URLFetcher
+
+    from blackpoker.core.paths import SOURCE, TEMPLATES
+
+    base = Path(url2pathname(unquote(urlsplit(base_url).path))) if base_url.startswith("file:") else Path(base_url)
+    roots = [base.resolve(), TEMPLATES, SOURCE]
+
+    class LocalFetcher(URLFetcher):  # type: ignore[misc]
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            parts = urlsplit(url)
+            scheme = parts.scheme.lower()
+            if scheme == "data":
+                return super().fetch(url, headers)
+            if scheme == "file" and parts.netloc in ("", "localhost"):
+                path = Path(url2pathname(unquote(parts.path))).resolve()
+                if any(path.is_relative_to(root) for root in roots):
+                    return super().fetch(url, headers)
+            raise ValueError(f"refused: the build reads only its own files ({url[:80]})")
+
+    return LocalFetcher(allowed_protocols=("data", "file"), allow_redirects=False)
 
 
 # --- joining ------------------------------------------------------------------------------------------
@@ -411,11 +473,12 @@ def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], li
     return anchors, bookmarks
 
 
-def relative_links(pdf: bytes, base: str) -> bytes:
+def relative_links(pdf: bytes, base: str, site: str | None = None) -> bytes:
     """WeasyPrint writes links to the site's other files as absolute file:// URIs into the work folder.
 
-    Make them relative to the site root (where the book PDF is published), so they work beside the PDF
-    and the bytes do not depend on where the build ran.
+    Make them absolute under ``site`` (the published address), so they work in a downloaded PDF, or, with no
+    site, relative to the site root (where the book PDF is published); either way the bytes do not depend on
+    where the build ran.
     """
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import NameObject, TextStringObject
@@ -427,7 +490,7 @@ def relative_links(pdf: bytes, base: str) -> bytes:
             action = annot.get_object().get("/A")
             uri = action.get_object().get("/URI") if action is not None else None
             if isinstance(uri, str) and uri.startswith(base):
-                action.get_object()[NameObject("/URI")] = TextStringObject(uri[len(base):])
+                action.get_object()[NameObject("/URI")] = TextStringObject((site or "") + uri[len(base):])
                 changed = True
     if not changed:
         return pdf

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
-    from blackpoker.sim.engine import apply, current_player, is_terminal, legal_decisions, legal_options, legal_requests
+    from blackpoker.sim.engine import apply, current_player, is_terminal, legal_decisions, legal_options
     from blackpoker.sim.frames import SetupChoice, SetupError
     from blackpoker.sim.game_errors import GameOver, IllegalDecision, SimError
     from blackpoker.sim.gaps import missing_effects
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "decisions": ("Choose", "Decision", "Pass", "RequestAction"),
-    "engine": ("apply", "current_player", "is_terminal", "legal_decisions", "legal_options", "legal_requests"),
+    "engine": ("apply", "current_player", "is_terminal", "legal_decisions", "legal_options"),
     "game_errors": ("GameOver", "IllegalDecision", "SimError"),
     "frames": ("SetupChoice", "SetupError"),
     "gaps": ("missing_effects",),
@@ -31,7 +31,7 @@ _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = ["Choose", "Decision", "GameOver", "GameState", "IllegalDecision", "Pass",
            "RequestAction", "SetupChoice", "SetupError", "SimError", "apply", "current_player", "is_terminal", "legal_decisions",
-           "legal_options", "legal_requests", "missing_effects", "new_game"]
+           "legal_options", "missing_effects", "new_game"]
 
 
 def __getattr__(name: str) -> object:

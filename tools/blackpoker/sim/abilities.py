@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Final
 
 from blackpoker.core.cards import Card
-from blackpoker.core.model import Rules, Trump
+from blackpoker.core.model import Action, Rules, Trump
 from blackpoker.sim import lookup
 from blackpoker.sim.state import Character, GameState, Modifier
 
@@ -140,12 +140,21 @@ def can_attack(state: GameState, ch: Character, mods: list[Modifier] | None = No
     return allowed
 
 
-def waives_discard(rules: Rules, state: GameState, player: int, action_id: str) -> bool:
-    """魔術士 魔力増加 (v8.1): while it is on the field, a 速攻魔法's cost D is none. Read from its
-    controller's point of view (6.2.1: effects are read as the controller's), so it helps its own player."""
-    if lookup.action(rules, action_id).category != "速攻魔法":
-        return False
+def discard_waivable(action: Action) -> bool:
+    """Whether 魔術士's 魔力増加 applies to the action: a 速攻魔法 (its cost D is none while the 魔術士 is out)."""
+    return action.category == "速攻魔法"
+
+
+def magician_waives_discard(state: GameState, player: int) -> bool:
+    """Whether ``player`` has a 魔術士 soldier on the field: its 魔力増加 (v8.1) waives the cost D of their 速攻魔法.
+    Read from its controller's point of view (6.2.1: effects are read as the controller's), so it helps its own
+    player."""
     return any(ch.type_id == "magician" and ch.kind == "soldier" for ch in state.players[player].field)
+
+
+def waives_discard(rules: Rules, state: GameState, player: int, action_id: str) -> bool:
+    """魔術士 魔力増加: the cost D of this request of ``player`` is none."""
+    return discard_waivable(lookup.action(rules, action_id)) and magician_waives_discard(state, player)
 
 
 def soldier_type(card_rank: int) -> str:

@@ -61,7 +61,8 @@ def is_terminal(state: GameState) -> bool:
 
 
 def legal_decisions(state: GameState) -> list[Decision]:
-    """Every decision the player to act may take: an effect's options, or passing and every legal request."""
+    """:func:`legal_options` as a list: every decision the player to act may take (an effect's options, or passing
+    and every legal request), all made."""
     options = legal_options(state)
     return options.all() if isinstance(options, Options) else list(options)
 
@@ -124,8 +125,6 @@ class Options(Sequence[Decision]):
 
 PASS: Final = Pass()  # decisions are immutable values: one Pass serves every list
 
-
-legal_requests = legal_decisions
 
 
 # --- applying decisions ------------------------------------------------------------------------------

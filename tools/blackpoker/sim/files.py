@@ -14,7 +14,8 @@ from blackpoker.core.yamlsource import SourceFile, parse_yaml
 def read_checked(path: Path, schema: str, rules: Rules, display_name: str | None = None) -> SourceFile:
     """The file parsed and valid against ``schema``, for the loaded ruleset's version; raises
     :class:`DefinitionErrors` with located problems."""
-    src, problems = parse_yaml(path, display_name or str(path))
+    # a link that leads out of the file's own folder (to /etc/passwd) is refused unread, as in the definitions
+    src, problems = parse_yaml(path, display_name or str(path), folder=path.parent)
     if src is None or problems:
         raise DefinitionErrors(problems)
     errors = list(validate(src, schema))

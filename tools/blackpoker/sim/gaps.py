@@ -20,7 +20,7 @@ from blackpoker.sim.requests import SUMMONING, activation_known
 
 
 @dataclass(frozen=True)
-class Gap:
+class Gap:  # not core.frozen.Frozen: that base is compiled, and an interpreted class cannot extend a compiled one
     """Something in the definitions the simulator does not cover, or code with no definition; ``origin`` is
     where ``blackpoker check`` points, ``message`` what it says, ``text`` what the verification report says
     (Japanese, for maintainers; empty for simulator code with no definition, which the report only counts)."""

@@ -1,26 +1,31 @@
 """Which requests a player may make (2.10.3, 6.4 [3]-[5]): timing, activation conditions, key cards, costs, targets.
 
-``check_request`` names the first rule a request breaks; ``enumerate_requests`` lists every legal request with its
-key cards, payment and targets filled in. Both read trigger, speed, timing, key card, cost and target from the
-loaded model; only the activation-condition texts are mapped to code (``ACTIVATION``).
+``check_request`` names the first rule a request breaks; ``request_groups`` lists every legal request, grouped by
+action and key cards, with its payments and targets (made only when read: see ``engine.legal_options``). Both
+read trigger, speed, timing, key card, cost and target from the loaded model; only the activation-condition texts
+are mapped to code (``ACTIVATION``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations
 from math import comb
-from operator import attrgetter
 from typing import Final
 
 from blackpoker.core.cards import Card, full_deck
 from blackpoker.core.keycard import KeyCondition
 from blackpoker.core.model import Action, Rules, Trigger
 from blackpoker.sim import lookup
-from blackpoker.sim.abilities import all_labels, face_up_trump_names, waives_discard
+from blackpoker.sim.abilities import (
+    all_labels,
+    discard_waivable,
+    face_up_trump_names,
+    magician_waives_discard,
+    waives_discard,
+)
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.game_errors import IllegalDecision
 from blackpoker.sim.state import GameState, Payment, Request, Target, player_name, sort_cards
@@ -142,17 +147,7 @@ def key_choices(state: GameState, player: int, action: Action) -> list[tuple[Car
         return [(c,) for c in sort_cards(hand)]
     if action.key is None:
         return [()]
-    return list(_key_sets(action.key, hand))
-
-
-@lru_cache(maxsize=1 << 16)
-def _key_sets(key: KeyCondition, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    """Key-card sets from a hand, memoised (hands repeat across requests and games).
-
-    ``KeyCondition.choices`` sorts Card objects, which fails on a Joker (suit None); this is the same search with a
-    safe order."""
-    pool = sort_cards(hand)
-    return tuple(combo for combo in combinations(pool, key.card_count) if key.accepts(combo))
+    return action.key.choices(hand)
 
 
 def cost_letters(state: GameState, player: int, action: Action) -> list[str]:
@@ -161,25 +156,6 @@ def cost_letters(state: GameState, player: int, action: Action) -> list[str]:
     if "D" in letters and waives_discard(state.rules, state, player, action.id):
         letters = [c for c in letters if c != "D"]
     return letters
-
-
-def payments(state: GameState, player: int, action: Action, keys: tuple[Card, ...]) -> list[Payment]:
-    """Every way to pay the cost in full (2.10.2); none when it cannot be paid."""
-    letters = cost_letters(state, player, action)
-    p = state.players[player]
-    nb, nl, nd, ns = (letters.count(x) for x in "BLDS")
-    if nl > len(p.life):
-        return []
-    bulwarks = sorted(ch.uid for ch in p.field if ch.kind == "bulwark" and not ch.driven)
-    rest = list(p.hand)
-    for k in keys:
-        if k in rest:  # a rare card key is not in the hand
-            rest.remove(k)
-    chars = sorted(ch.uid for ch in p.field)
-    b_opts = list(combinations(bulwarks, nb))
-    d_opts = list(combinations(sort_cards(rest), nd))
-    s_opts = list(combinations(chars, ns))
-    return [Payment(b, nl, d, s) for b, d, s in product(b_opts, d_opts, s_opts)]
 
 
 def check_payment(state: GameState, player: int, action: Action, keys: tuple[Card, ...], pay: Payment) -> str | None:
@@ -322,7 +298,7 @@ def _check_keys(state: GameState, player: int, action: Action, req: RequestActio
 
 @dataclass(frozen=True)
 class _Plan:
-    """What :func:`enumerate_requests` needs of one requestable action, read from the model once per regulation
+    """What :func:`request_groups` needs of one requestable action, read from the model once per regulation
     (the model does not change during a game; reading it again at every decision was most of the engine's time)."""
 
     action: Action
@@ -332,12 +308,11 @@ class _Plan:
     key: KeyCondition | None  # a hand key condition (None for rare, field and keyless actions, and 防壁設置)
     key_mask: int  # Card.bit of every card some part of ``key`` allows: a hand without enough of them has no key
     key_count: int  # key.card_count
-    single: bool  # ``key`` is one card of one plain pattern: every allowed card alone is a key set
     bulwarks: int  # cost B, L, D, S counts
     life: int
     discards: int
     sacrifices: int
-    quick_magic: bool  # a 速攻魔法, whose cost D 魔術士 waives (waives_discard)
+    quick_magic: bool  # a 速攻魔法, whose cost D 魔術士 waives (abilities.discard_waivable)
     keyed_targets: bool  # the targets depend on the key cards (same suit as the key)
     key_sets: dict[int, tuple[tuple[Card, ...], ...]] = field(default_factory=dict, compare=False)  # by pool mask
 
@@ -365,12 +340,10 @@ def _plan(action: Action) -> _Plan:
         for card in full_deck(2):  # every card a deck may hold (2.3: 52 cards and at most two Jokers)
             if any(part.allows(card) for part in key.parts):
                 mask |= card.bit
-    single = (key is not None and len(key.parts) == 1 and key.parts[0].count == 1 and not key.parts[0].at_least
-              and not key.parts[0].same_suit and not key.parts[0].same_rank)
     nb, nl, nd, ns = (action.cost.count(x) for x in "BLDS")
     spec = action.target_spec
     return _Plan(action, action.timing.value == "main", _compile_activation(action), zone, key, mask,
-                 key.card_count if key is not None else 0, single, nb, nl, nd, ns, action.category == "速攻魔法",
+                 key.card_count if key is not None else 0, nb, nl, nd, ns, discard_waivable(action),
                  spec is not None and spec.same_suit_as_key)
 
 
@@ -425,7 +398,6 @@ def is_available(state: GameState, action_id: str) -> bool:
     return action_id in _plans(state).ids
 
 
-_BY_ORDER: Final = attrgetter("sort_key")
 
 
 def _hand_keys(plan: _Plan, hand: tuple[Card, ...], hand_mask: int) -> tuple[tuple[Card, ...], ...]:
@@ -436,26 +408,16 @@ def _hand_keys(plan: _Plan, hand: tuple[Card, ...], hand_mask: int) -> tuple[tup
         return ()
     hit = plan.key_sets.get(mask)
     if hit is None:
-        pool = sorted({c for c in hand if c.bit & mask}, key=_BY_ORDER)
-        if plan.single:
-            hit = tuple((c,) for c in pool)
-        else:
-            hit = tuple(combo for combo in combinations(pool, plan.key_count) if plan.key.accepts(combo))
+        hit = tuple(plan.key.choices(c for c in hand if c.bit & mask))
         if len(plan.key_sets) >= _KEY_SETS_KEPT:
             plan.key_sets.clear()
         plan.key_sets[mask] = hit
     return hit
 
 
-def enumerate_requests(state: GameState, player: int) -> Iterator[RequestAction]:
-    """Every legal request of ``player`` now, with key cards, payment and targets filled in."""
-    for group in request_groups(state, player):
-        yield from group.requests()
-
-
 class PaymentChoices:
-    """The payments of one request, in the order ``for bulwarks: for discards: for sacrifices`` (as
-    :func:`payments` lists them), made only when asked for: a player picks one request of many. Even the discard
+    """The payments of one request, in the order ``for bulwarks: for discards: for sacrifices``, made only when
+    asked for: a player picks one request of many. Even the discard
     choices are listed only then (their number is a binomial coefficient)."""
 
     __slots__ = ("bulwarks", "discard_count", "discard_choices", "discards", "hand", "keys", "life", "sacrifices",
@@ -512,10 +474,11 @@ class RequestGroup:
 
 
 def request_groups(state: GameState, player: int) -> list[RequestGroup]:
-    """:func:`enumerate_requests`'s requests, grouped (none of them made yet).
+    """Every legal request of ``player`` now, grouped by action, key cards and key soldier (none of them made yet).
 
     The same requests in the same order as checking every action with :func:`timing_ok`, :func:`activation_ok`,
-    :func:`key_choices`, :func:`payments` and :func:`target_candidates`, but each test is done once per action
+    :func:`key_choices`, every way to pay the cost and :func:`target_candidates` (``tests/test_sim_request_oracle.py``
+    compares the two), but each test is done once per action
     (not per key set) and the cheap ones first, so an action that cannot be requested costs a few comparisons."""
     groups: list[RequestGroup] = []
     if state.chance != player:
@@ -546,7 +509,7 @@ def request_groups(state: GameState, player: int) -> list[RequestGroup]:
         discards = plan.discards
         if discards and plan.quick_magic:
             if magician is None:
-                magician = any(ch.type_id == "magician" and ch.kind == "soldier" for ch in p.field)
+                magician = magician_waives_discard(state, player)
             if magician:
                 discards = 0
         if discards > len(hand):
@@ -585,7 +548,7 @@ def _hand_mask(hand: tuple[Card, ...]) -> int:
 
 
 def _discards(hand: tuple[Card, ...], keys: tuple[Card, ...], discards: int) -> tuple[tuple[Card, ...], ...]:
-    """The choices of ``discards`` cards of the hand without the key cards, as :func:`payments` lists them."""
+    """The choices of ``discards`` cards of the hand without the key cards, in card order."""
     rest = list(hand)
     for k in keys:
         if k in rest:  # a rare card key is not in the hand

@@ -16,11 +16,22 @@ from typing import Any
 from markupsafe import Markup
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.environment import BuildEnvironment
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS
+from blackpoker.sphinx_private import (
+    document_inputs,
+    documents_read,
+    kept,
+    kept_or_none,
+    numref_domain,
+    restore_index_entries,
+    shared_state,
+    skip_search_index,
+)
 from blackpoker.sphinxext.ruleset import DefinitionsFailed, RulesDirective, _without_prose_file, rules_of
 
 __all__ = ["DefinitionsFailed", "RulesDirective", "rules_of", "setup"]
@@ -67,16 +78,25 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     for name in ("docstitle", "shorttitle", "project"):
         if isinstance(context.get(name), str):
             context[name] = Markup.escape(context[name])
+    if ed.site:  # the printed book links to the site's other files at their published address (render/book.py)
+        context["metatags"] = Markup(context.get("metatags", "")) + Markup('<meta name="bp-site" content="{}">').format(ed.site)
     context["bp_edition"] = {"title": ed.title, "subtitle": ed.subtitle, "edition": ed.edition,
                              "author": ed.author, "release": ed.release, "copyright": ed.copyright}
 
 
+# furo's sidebar with the action lists' hub after the contents (the book's basic theme has no sidebar)
+SIDEBARS = ["sidebar/brand.html", "sidebar/search.html", "sidebar/scroll-start.html", "sidebar/navigation.html",
+            "sidebar/lists.html", "sidebar/scroll-end.html"]
+
+
 def _builder_inited(app: Sphinx) -> None:
+    if app.builder.name == "html" and app.config.html_theme == "furo":
+        app.config.html_sidebars = {"**": SIDEBARS}
     if app.builder.name == "singlehtml":
         app.add_css_file("print.css")
         # The single page is only the book's source: a search index for it would be thrown away, and
         # splitting Japanese text for one takes seconds.
-        app.builder.search = False  # type: ignore[attr-defined]  # only the HTML builders have `search`
+        skip_search_index(app.builder)
 
 
 # --- incremental builds: content, not times ---------------------------------------------------------
@@ -97,61 +117,46 @@ def _file_digest(app: Sphinx, path: Path) -> str:
     return memo[path]
 
 
-def _doc_inputs(env: Any, docname: str) -> list[Path]:
-    return [Path(env.doc2path(docname)), *sorted(Path(p) for p in env.dependencies.get(docname, ()))]
-
-
 def _remember_inputs(app: Sphinx, doctree: Any) -> None:
     env = app.env
     docname = env.docname
-    env.__dict__.setdefault("bp_inputs", {})[docname] = {
-        str(p): _file_digest(app, p) for p in _doc_inputs(env, docname)}
+    inputs: dict[str, dict[str, str]] = kept(env, "bp_inputs", dict)
+    inputs[docname] = {str(p): _file_digest(app, p) for p in document_inputs(env, docname)}
 
 
-def _purge_doc(app: Sphinx, env: Any, docname: str) -> None:
+def _purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     """A document read again, or removed, forgets the inputs recorded for it (``env-purge-doc``)."""
-    env.__dict__.get("bp_inputs", {}).pop(docname, None)
+    (kept_or_none(env, "bp_inputs") or {}).pop(docname, None)
 
 
-def _merge_info(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
+def _merge_info(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
     """Parallel reading: take the inputs and played examples a reading process recorded (``env-merge-info``)."""
-    theirs: dict[str, dict[str, str]] = other.__dict__.get("bp_inputs", {})
-    ours: dict[str, dict[str, str]] = env.__dict__.setdefault("bp_inputs", {})
+    theirs: dict[str, dict[str, str]] = kept_or_none(other, "bp_inputs") or {}
+    ours: dict[str, dict[str, str]] = kept(env, "bp_inputs", dict)
     ours.update({doc: theirs[doc] for doc in docnames if doc in theirs})
-    if "bp_examples" in other.__dict__:
+    played = kept_or_none(other, "bp_examples")
+    if played is not None:
         from blackpoker.sphinxext.examples import Examples
-        env.__dict__.setdefault("bp_examples", Examples()).merge(other.__dict__["bp_examples"])
+        kept(env, "bp_examples", Examples).merge(played)
 
 
-def _changed_inputs(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
-    known: dict[str, dict[str, str]] = env.__dict__.get("bp_inputs", {})
-    return [doc for doc in sorted(env.all_docs) if doc not in changed and doc not in removed and (
+def _changed_inputs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    known: dict[str, dict[str, str]] = kept_or_none(env, "bp_inputs") or {}
+    return [doc for doc in sorted(documents_read(env)) if doc not in changed and doc not in removed and (
         doc not in known or any(_file_digest(app, Path(p)) != d for p, d in known[doc].items()))]
 
 
-def _shared_state(env: Any) -> str:
-    """What one page shows of the others: titles, section and figure numbers, contents, labels."""
-    std = env.domains.standard_domain
-    parts = [repr(sorted((d, t.pformat()) for d, t in env.titles.items())),
-             repr(sorted((d, t.pformat()) for d, t in env.tocs.items())),
-             repr(sorted(env.toc_secnumbers.items())), repr(sorted(env.toc_fignumbers.items())),
-             repr(sorted(env.toctree_includes.items())),
-             repr(sorted(std.labels.items())), repr(sorted(std.anonlabels.items()))]
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
-
-
-def _pages_to_rewrite(app: Sphinx, env: Any) -> list[str]:
+def _pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     builder = app.builder.name
-    shared: dict[str, str] = env.__dict__.setdefault("bp_shared", {})
-    written: dict[str, dict[str, int]] = env.__dict__.setdefault("bp_written", {})
-    state = _shared_state(env)
+    shared: dict[str, str] = kept(env, "bp_shared", dict)
+    written: dict[str, dict[str, int]] = kept(env, "bp_written", dict)
+    state = hashlib.sha256("\0".join(shared_state(env)).encode("utf-8")).hexdigest()
     last = written.get(builder, {})
-    if shared.get(builder) == state:
-        docs = [doc for doc, read in sorted(env.all_docs.items()) if last.get(doc) != read]
-    else:
-        docs = sorted(env.all_docs)
+    read = documents_read(env)
+    others_unchanged = shared.get(builder) == state  # else every page shows something new
+    docs = [doc for doc, when in sorted(read.items()) if not others_unchanged or last.get(doc) != when]
     shared[builder] = state
-    written[builder] = dict(env.all_docs)
+    written[builder] = dict(read)
     return docs
 
 
@@ -166,9 +171,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         labels,
         lists,
         notes,
-        numref,
         search,
-        sphinx_private,
         tables,
         typeset,
     )
@@ -189,15 +192,16 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", search.load_words)
     app.connect("build-finished", search.save_words)
     app.connect("build-finished", labels.fill_script_labels)
+    app.connect("build-finished", labels.fix_fixed_labels)
     app.connect("html-page-context", _page_context)
     app.connect("doctree-read", _remember_inputs)
     app.connect("doctree-read", index.add_term_entries)
-    app.connect("env-updated", sphinx_private.restore_index_entries)
+    app.connect("env-updated", restore_index_entries)
     app.connect("env-purge-doc", _purge_doc)
     app.connect("env-merge-info", _merge_info)
     app.connect("env-get-outdated", _changed_inputs)
     app.connect("env-get-updated", _pages_to_rewrite)
-    app.add_domain(numref.NumrefStandardDomain, override=True)
+    app.add_domain(numref_domain(), override=True)
     app.add_directive("bp-table", tables.TableDirective)
     app.add_post_transform(tables.OneIdPerTable)
     app.add_post_transform(typeset.ReaderTypography)

@@ -1,9 +1,9 @@
 """``{bp-downloads} book|lite|std|pro|mast|all|views``: the appendix's addresses of the book and the action lists.
 
-Each address is printed as a reader types it, absolute under the ruleset's ``site`` (the printed v8.1 book's
-addresses by default), and links to the file in this build, so the site works offline and paper shows where
-to go. The lists, their prints and the allowed format + frame views come from the model: a new format or frame
-appears here by itself.
+Each address is printed as a reader types it (``?format=mast&frame=pack``: ids, nothing percent-encoded),
+absolute under the ruleset's ``site``; each PDF says which print it is. Each links to the file in this build, so
+the site works offline and paper shows where to go. The lists, their prints and the allowed format + frame views
+come from the model: a new format or frame appears here by itself.
 """
 
 from __future__ import annotations
@@ -27,15 +27,15 @@ class DownloadsDirective(RulesDirective):
         what = self.arguments[0]
         pages = {p.key: p for p in list_pages(self.rules)}
         if what == "book":
-            rows = [(label, [path]) for label, path in BOOK]
+            rows: list[tuple[str, list[tuple[str, str]]]] = [(label, [("", path)]) for label, path in BOOK]
         elif what in pages:
             page = pages[what]
             # the book's addresses: the full list, filtered to a format; a frame's own list is its page
-            html = {"all": "actionlist/html/all.html", "format": "actionlist/html/all.html?format=" + quote(page.title),
+            html = {"all": "actionlist/html/all.html", "format": f"actionlist/html/all.html?format={quote(page.key)}",
                     "frame": f"actionlist/html/{page.filename}"}[page.scope]
-            rows = [("URL", [html]), ("PDF", [f"actionlist/pdf/{page.pdf_stem}{suffix}.pdf" for suffix, _ in PRINTS])]
+            rows = [("URL", [("", html)]), ("PDF", [(label, f"actionlist/pdf/{page.pdf_stem}{suffix}.pdf") for suffix, label in PRINTS])]
         elif what == "views":
-            rows = [(f"{f.name} + {fr.name}", [f"actionlist/html/all.html?format={quote(f.name)}&frame={quote(fr.name)}"])
+            rows = [(f"{f.name} + {fr.name}", [("", f"actionlist/html/all.html?format={quote(f.id)}&frame={quote(fr.id)}")])
                     for f in self.rules.formats for fr in self.rules.frames_for_format(f.id)]
         else:
             raise self.error(f"unknown bp-downloads '{what}'; expected book, views or one of {', '.join(pages)}")
@@ -43,10 +43,12 @@ class DownloadsDirective(RulesDirective):
         for label, paths in rows:
             item = nodes.definition_list_item()
             item += nodes.term(label, label)
-            for path in paths:
+            for kind, path in paths:
                 definition = nodes.definition()
                 para = nodes.paragraph()
-                shown = self.rules.edition.address(path)  # as the book prints it (queries percent-encoded)
+                if kind:  # which print this PDF is (A5, two to a sheet, a booklet)
+                    para += nodes.inline(f"{kind}：", f"{kind}：", classes=["bp-download-kind"])
+                shown = self.rules.edition.address(path)  # as a reader types it: ids, nothing percent-encoded
                 para += nodes.reference(shown, shown, refuri=path, classes=["bp-download"])
                 definition += para
                 item += definition

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import html
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ from sphinx.errors import SphinxError
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.kinds import anchor
 from blackpoker.core.model import Action, Character, Fog, Rules, Trump
+from blackpoker.sphinx_private import kept
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.ruleset import RulesDirective, without_prose_digest
 
@@ -89,9 +91,18 @@ def play(rules: Rules, scenario: Scenario) -> PlayedExample:
         failed = [e for e in result.expectations if not e.passed]
         detail = "\n".join(f"  {e.line()}" for e in failed) or "  (no expectation was checked)"
         raise ExampleFailed(f"{scenario.path}: the example 「{scenario.title}」 no longer holds:\n{detail}")
-    transcript = tuple(line for line in result.transcript if not line.startswith("# "))
+    from blackpoker.render.board import ability_lines, board_svg
+    from blackpoker.sim.scenario import build_start
+    try:
+        start = build_start(scenario, rules)
+    except Exception:  # a scenario about a refused setup has no starting position to draw
+        start = None
+    # an example of 6.4.2 is about the abilities it starts with: the play-by-play opens with them
+    abilities = ability_lines(start) if start is not None else []
+    opening = ("はじめに有効な能力(古い順):", *("　" + line for line in abilities)) if abilities else ()
+    transcript = opening + tuple(with_ruling_titles(rules, line) for line in result.transcript if not line.startswith("# "))
     checks = tuple(e.line() for e in result.expectations)
-    lines = tuple(line for line in transcript if not _is_check(line))
+    lines = tuple(_narrated(line) for line in transcript if not _is_check(line))
     # the checks the play-by-play does not show where they were made (a refused decision's rule): after it
     inline = Counter(line.strip() for line in transcript if _is_check(line))
     rest = []
@@ -102,16 +113,15 @@ def play(rules: Rules, scenario: Scenario) -> PlayedExample:
             rest.append(check)
     if rest:
         transcript += ("その他の確認 (拒否された判断など):", *("　" + check for check in rest))
-    from blackpoker.render.board import board_svg
-    from blackpoker.sim.scenario import build_start
-    try:
-        start = build_start(scenario, rules)
-    except Exception:  # a scenario about a refused setup has no starting position to draw
-        start = None
-    before = board_svg(start, f"例「{scenario.title}」のはじめの局面") if start is not None else ""
-    after = (board_svg(result.state, f"例「{scenario.title}」の結果の局面", before=start)
+    # the report's check lines in words, not Python values
+    words = {e.line(): e.readable_line() for e in result.expectations}
+    transcript = tuple(line[:len(line) - len(line.lstrip())] + words.get(line.strip(), line.strip()) for line in transcript)
+    checks = tuple(words.get(check, check) for check in checks)
+    title = with_ruling_titles(rules, scenario.title)
+    before = board_svg(start, f"例「{title}」のはじめの局面") if start is not None else ""
+    after = (board_svg(result.state, f"例「{title}」の結果の局面", before=start)
              if result.state is not None and start is not None else "")
-    return PlayedExample(str(Path(scenario.path).resolve()), scenario.title, str(scenario.section), lines, checks,
+    return PlayedExample(str(Path(scenario.path).resolve()), title, str(scenario.section), lines, checks,
                          transcript, before, after)
 
 
@@ -123,6 +133,30 @@ def not_played(rules: Rules, path: Path) -> PlayedExample | None:
     if found is None:
         return None
     return PlayedExample(str(path), found.title, found.section, (), (), (), unverified=found.reason)
+
+
+RULING_ID = re.compile(r"裁定 ([a-z0-9]+(?:-[a-z0-9]+)*)")
+
+
+def with_ruling_titles(rules: Rules, text: str) -> str:
+    """「裁定 multiple-blockers」 (a scenario's or a rule message's way to name a ruling) as a reader reads it:
+    「裁定「複数のブロッカーが負けた場合」」. An id the rules do not know stays as written."""
+    def title(found: re.Match[str]) -> str:
+        try:
+            return f"裁定「{rules.ruling(found.group(1)).title}」"
+        except KeyError:
+            return found.group(0)
+    return RULING_ID.sub(title, text)
+
+
+REFUSED = re.compile(r"^(\S+): 不正な判断 — (.*)$")
+
+
+def _narrated(line: str) -> str:
+    """A play-by-play line as the book tells it: a refused decision (the example shows the rule refusing it) reads
+    「× A はこの判断ができません(理由)」, not the report's 「A: 不正な判断 — 理由」."""
+    found = REFUSED.match(line.strip())
+    return f"× {found.group(1)} はこの判断ができません({found.group(2)})" if found else line
 
 
 def _is_check(line: str) -> bool:
@@ -204,13 +238,13 @@ def _boards(example: PlayedExample) -> nodes.raw:
 
 
 def _verified(example: PlayedExample) -> list[nodes.Node]:
-    """The mark after an example's title: on the site it links to the report; the printed book has no report."""
+    """The mark after an example's title: on the site it links to the report; the printed book, which has no
+    report, prints none."""
     mark, classes = (UNVERIFIED, ["bp-unverified"]) if example.unverified else (VERIFIED, ["bp-verified"])
     on_site = addnodes.only(expr="not singlehtml")
+    on_site += nodes.Text(" ")
     on_site += nodes.inline("", "", r.ref(example.report_label, mark), classes=classes)
-    in_print = addnodes.only(expr="singlehtml")
-    in_print += nodes.inline(mark, mark, classes=classes)
-    return [nodes.Text(" "), on_site, in_print]
+    return [on_site]
 
 
 class ExamplesDirective(RulesDirective):
@@ -222,7 +256,7 @@ class ExamplesDirective(RulesDirective):
         section = self.arguments[0]
         folders = self.config.blackpoker_examples
         self.note_definitions(prose=False)
-        examples: Examples = self.env.__dict__.setdefault("bp_examples", Examples())
+        examples: Examples = kept(self.env, "bp_examples", Examples)
         found = examples.of_section(folders, section, self.rules, without_prose_digest(self.env))
         if not found:
             raise self.error(f"no example scenario in {folders} has section '{section}'")
@@ -247,6 +281,46 @@ def _played(example: PlayedExample, lines: tuple[str, ...], classes: list[str]) 
     return [*([_boards(example)] if example.before else []), nodes.literal_block(text, text, classes=classes)]
 
 
+def section_label(section: str) -> str:
+    """The label of a numbered section (source/*.md: ``(sec-2-10-4)=``)."""
+    return "sec-" + section.replace(".", "-")
+
+
+def _chapter(example: PlayedExample) -> int:
+    head = example.section.split(".")[0]
+    return int(head) if head.isdigit() else 0
+
+
+def _report_index(every: list[PlayedExample]) -> list[nodes.Node]:
+    """The report's index: by status (what could not be verified first), then by chapter, each scenario a link."""
+    out: list[nodes.Node] = [nodes.rubric("", "この報告の目次(状態別・章別)", classes=["bp-report-index-title"])]
+    unverified = [e for e in every if e.unverified]
+    status = nodes.paragraph(classes=["bp-report-status"])
+    status += nodes.Text(f"状態: 検証済み {len(every) - len(unverified)} 件 ・ 未検証 {len(unverified)} 件")
+    out.append(status)
+    if unverified:
+        listing = nodes.bullet_list(classes=["bp-report-unverified-list"])
+        for e in unverified:
+            listing += nodes.list_item("", nodes.paragraph("", "", r.ref(e.report_label, f"未検証: {e.title}")))
+        out.append(listing)
+    chapters = nodes.bullet_list(classes=["bp-report-index"])
+    for chapter in sorted({_chapter(e) for e in every}):
+        mine = sorted((e for e in every if _chapter(e) == chapter),
+                      key=lambda e: [int(x) if x.isdigit() else 0 for x in e.section.split(".")])
+        item = nodes.list_item()
+        head = nodes.paragraph("", f"第{chapter}章({len(mine)} 件)" if chapter else f"その他({len(mine)} 件)")
+        item += head
+        inner = nodes.bullet_list()
+        for e in mine:
+            mark = UNVERIFIED if e.unverified else "✓"
+            inner += nodes.list_item("", nodes.paragraph("", "", nodes.Text(f"{e.section} "),
+                                                         r.ref(e.report_label, e.title), nodes.Text(f" {mark}")))
+        item += inner
+        chapters += item
+    out.append(chapters)
+    return out
+
+
 def _not_verified(example: PlayedExample) -> nodes.paragraph:
     text = f"この定義ではシミュレーターで再生できないため、検証していません。理由: {example.unverified}"
     return nodes.paragraph(text, text, classes=["bp-report-unverified"])
@@ -261,7 +335,7 @@ class VerificationDirective(RulesDirective):
     def run(self) -> list[nodes.Node]:
         folders = self.config.blackpoker_report
         self.note_definitions(prose=False)
-        examples: Examples = self.env.__dict__.setdefault("bp_examples", Examples())
+        examples: Examples = kept(self.env, "bp_examples", Examples)
         every = examples.every(folders, self.rules, without_prose_digest(self.env))
         played = [e for e in every if not e.unverified]
         out: list[nodes.Node] = []
@@ -270,6 +344,7 @@ class VerificationDirective(RulesDirective):
         out.append(summary)
         if not self.rules.edition.simulated:
             out.extend(_not_simulated(self.rules, len(every) - len(played)))
+        out.extend(_report_index(every))
         folder = None
         for example in every:
             self.env.note_dependency(example.path)
@@ -282,8 +357,9 @@ class VerificationDirective(RulesDirective):
             box += title
             where = nodes.paragraph(classes=["bp-report-where"])
             checked = UNVERIFIED if example.unverified else f"{len(example.checks)} 項目を確認"
-            where += nodes.Text(f"節 {example.section} ・ {checked} ・ "
-                                f"scenarios/{example.folder}/{Path(example.path).name}")
+            where += nodes.Text("節 ")
+            where += r.ref(section_label(example.section), example.section)
+            where += nodes.Text(f" ・ {checked} ・ scenarios/{example.folder}/{Path(example.path).name}")
             if example.folder == "examples":
                 where += nodes.Text(" ・ ")
                 where += r.ref(example.example_label, "本文の例へ")

@@ -12,8 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from docutils import nodes
+from sphinx import addnodes
 
 from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
+from blackpoker.core.field_labels import FIELD_LABELS as FIELD
 from blackpoker.core.kinds import KIND, RULEBOOK_LISTS, anchor, official_anchors
 from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.render.board import card_svg
@@ -62,7 +64,7 @@ class ListDirective(RulesDirective):
             return []
         out: list[nodes.Node] = [r.para(p, classes=["bp-intro"]) for p in about.description.split("\n\n")]
         if about.design_note:
-            out.append(r.field_list([("補足", about.design_note)]))
+            out.append(r.field_list([(FIELD["design_note"], about.design_note)]))
         return out
 
     # --- structure ------------------------------------------------------------------------------
@@ -108,6 +110,14 @@ class ListDirective(RulesDirective):
         title["ids"].extend(official_anchors(e))
         box += r.search_entry(e.name, label)
         box += title
+        if not isinstance(e, Frame):  # on the site, the entry in the action list (a frame's: with its frame)
+            frames = getattr(e, "frames", ())
+            query = f"?frame={frames[0]}" if frames else ""
+            link = nodes.paragraph(classes=["bp-list-link"])
+            link += nodes.reference("", "アクションリストで見る", refuri=f"actionlist/html/all.html{query}#{label}")
+            on_site = addnodes.only(expr="not singlehtml")
+            on_site += link
+            box += on_site
         return box
 
     def badges(self, e: Action | Character | Fog | Trump, *parts: str) -> nodes.paragraph:
@@ -132,8 +142,8 @@ class ListDirective(RulesDirective):
                 refs.append(r.ref(KIND["frame"].anchor_of(fid), self.rules.frame(fid).name))
             p = nodes.paragraph()
             p.extend(refs)
-            return ("フレーム", p)
-        return ("フォーマット", r.format_table(self.rules, getattr(e, "formats", ())))
+            return (FIELD["frames"], p)
+        return (FIELD["formats"], r.format_table(self.rules, getattr(e, "formats", ())))
 
     def tail(self, e: Action | Character | Fog | Trump, kind: str) -> list[tuple[str, nodes.Node | list[nodes.Node] | str | None]]:
         story = getattr(e, "story", None)
@@ -144,9 +154,9 @@ class ListDirective(RulesDirective):
             speaker = getattr(e, "flavor_speaker", None)
             if speaker:
                 flavor_nodes.append(r.para(f"～ {speaker} ～", classes=["bp-speaker"]))
-        return [("ストーリー", story), ("フレーバー", flavor_nodes),
-                ("導入バージョン", e.introduced), ("更新バージョン", ", ".join(e.updated)),
-                ("補足", e.design_note)]
+        return [(FIELD["story"], story), (FIELD["flavor"], flavor_nodes),
+                (FIELD["introduced"], e.introduced), (FIELD["updated"], ", ".join(e.updated)),
+                (FIELD["design_note"], e.design_note)]
 
     def finish(self, box: nodes.container, e: object, kind: str, ident: str) -> nodes.container:
         place = KIND[kind].ruling_ref(ident)
@@ -160,11 +170,12 @@ class ListDirective(RulesDirective):
         box += self.badges(a, a.shorthand, f"${a.cost_text}" if a.cost else "", f"★{a.key_card}" if a.key_card else "")
         target = a.target
         rows = [self.availability(a),
-                ("トリガー", a.trigger.label), ("スピード", a.speed.label), ("タイミング", a.timing.label),
-                ("キーカード", a.key_card), ("キーユニット条件", a.key_unit), ("コスト", self.cost(a)),
-                ("特記事項", f"※{a.note}" if a.note else None),
-                ("起動条件", a.activation_condition), ("誘発条件", a.trigger_condition), ("対象", target),
-                ("効果", r.blocks(a.effect)), *self.tail(a, "action")]
+                (FIELD["trigger"], a.trigger.label), (FIELD["speed"], a.speed.label), (FIELD["timing"], a.timing.label),
+                (FIELD["key_card"], a.key_card), (FIELD["key_unit"], a.key_unit), (FIELD["cost"], self.cost(a)),
+                (FIELD["note"], f"※{a.note}" if a.note else None),
+                (FIELD["activation_condition"], a.activation_condition), (FIELD["trigger_condition"], a.trigger_condition),
+                (FIELD["target"], target),
+                (FIELD["effect"], r.blocks(a.effect)), *self.tail(a, "action")]
         box += r.field_list(rows)
         return self.finish(box, a, "action", a.id)
 
@@ -191,9 +202,9 @@ class ListDirective(RulesDirective):
             if i:
                 summoned += nodes.Text("、")
             summoned += r.ref(KIND["action"].anchor_of(aid), self.rules.action(aid).name)
-        rows = [self.availability(c), ("キーカード", c.key_card), ("サイズ", c.size),
-                ("特記事項", f"※{c.note}" if c.note else None), ("ラベル", labels),
-                ("能力", abilities), ("場に出すアクション", summoned), *self.tail(c, "character")]
+        rows = [self.availability(c), (FIELD["key_card"], c.key_card), (FIELD["size"], c.size),
+                (FIELD["note"], f"※{c.note}" if c.note else None), (FIELD["labels"], labels),
+                (FIELD["ability"], abilities), (FIELD["summoned_by"], summoned), *self.tail(c, "character")]
         box += r.field_list(rows)
         return self.finish(box, c, "character", c.id)
 
@@ -202,8 +213,8 @@ class ListDirective(RulesDirective):
         box += self.badges(f, f"★{f.key_card}")
         placed = nodes.paragraph()
         placed += r.ref(KIND["action"].anchor_of(f.placed_by), self.rules.action(f.placed_by).name)
-        rows = [self.availability(f), ("キーカード", f.key_card), ("対象", f.target), ("能力", f.ability),
-                ("フォグに置くアクション", placed), *self.tail(f, "fog")]
+        rows = [self.availability(f), (FIELD["key_card"], f.key_card), (FIELD["target"], f.target), (FIELD["ability"], f.ability),
+                (FIELD["placed_by"], placed), *self.tail(f, "fog")]
         box += r.field_list(rows)
         return self.finish(box, f, "fog", f.id)
 
@@ -214,9 +225,9 @@ class ListDirective(RulesDirective):
         if t.enables:
             enables = nodes.paragraph()
             enables += r.ref(KIND["action"].anchor_of(t.enables), self.rules.action(t.enables).name)
-        rows = [self.availability(t), ("キーカード", t.key_card), ("能力", t.ability),
-                ("与えるラベル", f"<{t.grants_label}>" if t.grants_label else None),
-                ("起こせるアクション", enables), ("イメージ", _image(t)), *self.tail(t, "trump")]
+        rows = [self.availability(t), (FIELD["key_card"], t.key_card), (FIELD["ability"], t.ability),
+                (FIELD["grants_label"], f"<{t.grants_label}>" if t.grants_label else None),
+                (FIELD["enables"], enables), (FIELD["image"], _image(t)), *self.tail(t, "trump")]
         box += r.field_list(rows)
         return self.finish(box, t, "trump", t.id)
 
@@ -254,7 +265,7 @@ class ListDirective(RulesDirective):
         rows: list[tuple[str, nodes.Node | list[nodes.Node] | str | None]] = [
             ("配置図", figure),
             ("継承元", parent),
-            ("フォーマット", r.format_table(rules, f.formats)),
+            (FIELD["formats"], r.format_table(rules, f.formats)),
             ("デッキ条件", self.deck(f) if f.deck else [r.para("なし")]),
             ("ゲームの始め方", [setup, r.para(f.setup_continues)] if f.setup else None),
             ("アクションリスト", self.links("次のアクションが追加で利用可能です。", "action",

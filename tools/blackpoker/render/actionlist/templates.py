@@ -10,6 +10,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from blackpoker.core.field_labels import short_labels
 from blackpoker.core.kinds import KIND
 from blackpoker.core.model import Rules, TextList
 from blackpoker.core.paths import TEMPLATES
@@ -42,6 +43,7 @@ def make_environment(rules: Rules, help_refs: Mapping[str, str] | None = None) -
     env.filters["css_string"] = lambda text: Markup(css_string(text))
     env.tests["textlist"] = lambda block: isinstance(block, TextList)
     env.globals["qr_svg"] = qr_svg
+    env.globals["label"] = short_labels()  # the entries' field names (core/field_labels.py)
     return env
 
 

@@ -22,10 +22,12 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 th{background:#eef3fa}td:first-child,th:first-child{text-align:left}.note{color:#555;font-size:.9em}
 figure{margin:1em 0}svg{max-width:100%;height:auto}
 .wide{overflow-x:auto;max-width:100%}th,td{white-space:nowrap}
-:root{color-scheme:light}
+:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){body{background:#131416;color:#e6e8ee}th{background:#1f2a44}td,th{border-color:#3a3f4a}
+.note{color:#aab0bc}h1,h2{border-color:#8fb0ff}a{color:#8fb0ff}figure svg{background:#fff;border-radius:4px}}
 """
-# Tables scroll sideways in their box on a phone (a column header is never broken one character a line); the
-# report stays a light document in a dark browser, as its plots are drawn on white.
+# Tables scroll sideways in their box on a phone (a column header is never broken one character a line); a dark
+# browser gets a dark page, with each plot kept on its white paper (it is drawn for white).
 
 
 def _pct(r: dict[str, Any]) -> str:

@@ -36,7 +36,7 @@ def unverified(rules: Rules, path: Path, display_name: str | None = None) -> Unv
     edition), or when the file is malformed (loading it reports that, located)."""
     if rules.edition.simulated:
         return None
-    src, problems = parse_yaml(path, display_name or str(path))
+    src, problems = parse_yaml(path, display_name or str(path), folder=path.parent)
     if src is None or problems or not isinstance(src.data, dict):
         return None
     data: dict[str, Any] = src.data

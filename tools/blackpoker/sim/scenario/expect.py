@@ -32,6 +32,45 @@ class ExpectationResult:
         text = f"{mark} {self.name} = {self.expected!s}"
         return text if self.passed else f"{text}(実際: {self.actual!s})"
 
+    def readable_line(self) -> str:
+        """The line as the verification report shows it to a reader: 「✓ 場.A: ♣3(防壁)」, no Python values."""
+        mark = "✓" if self.passed else "✗"
+        text = f"{mark} {readable_name(self.name)}: {readable(self.expected)}"
+        return text if self.passed else f"{text}(実際: {readable(self.actual)})"
+
+
+NAMES = {"stage": "ステージ", "resolved": "解決済み", "field": "場", "hand": "手札", "life": "ライフ", "graveyard": "墓地",
+         "fog": "フォグ", "size": "サイズ", "labels": "ラベル", "turn": "ターン", "chance": "チャンス", "winner": "勝者",
+         "illegal": "拒否", "can_attack": "攻撃できる", "trumps": "切札", "cards": "カード", "kind": "種類",
+         "type": "タイプ", "driven": "ドライブ", "face_up": "表向き", "card": "カード"}
+WORDS = {"bulwark": "防壁", "soldier": "兵士"}
+
+
+def readable_name(name: str) -> str:
+    """「field.A」 → 「場.A」: each known key in Japanese."""
+    return ".".join(NAMES.get(part, part) for part in name.split("."))
+
+
+def readable(value: object) -> str:
+    """An expected or actual value in words a reader knows: cards as ♣3, lists joined by 、, no brackets or quotes."""
+    if isinstance(value, bool):
+        return "はい" if value else "いいえ"
+    if value is None:
+        return "なし"
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, str):
+        try:
+            return str(parse_card(value))
+        except ValueError:
+            return WORDS.get(value, value)
+    if isinstance(value, dict):
+        return "(" + "、".join(f"{NAMES.get(str(k), str(k))} {readable(v)}" for k, v in value.items()) + ")"
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else list(value)
+        return "、".join(readable(v) for v in items) if items else "なし"
+    return str(value)
+
 @dataclass
 class ScenarioResult:
     scenario: Scenario

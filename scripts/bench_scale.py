@@ -1,0 +1,171 @@
+"""Benchmark: the build at scale, and the layout of very long texts (issue 25, items 5 and 10).
+
+* Scale: cold builds of definitions with 50, 500 and 5,000 actions (the edition declares ``simulated: false``, so
+  the generated actions need no simulator): seconds, seconds per action and the peak memory of the build and its
+  workers together. Targets: the time per action at 5,000 at most 1.5 times that at 500; peak memory under 2 GB.
+* Layout: cold builds with one flavour text of 100 KB and 300 KB, of two kinds: a punctuated sentence (breaks
+  everywhere) and numbered tokens with few break opportunities (``〔0001〕あいうえお…``). Linear: the 300 KB
+  build adds at most 1.5 times three times what the 100 KB one adds, for both kinds.
+
+Run with ``make bench`` (after the other figures) or alone: ``.venv/bin/python scripts/bench_scale.py
+[--actions 50,500] [--sizes 100,300] [--only scale|layout]``. Builds go to a temporary folder; build/ is untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BLACKPOKER = [sys.executable, "-m", "blackpoker"]
+MARKER = "「防壁の次は兵士を出します。これが戦術の基本です。」"
+SENTENCE = "防壁を並べ、兵士を出し、攻撃する。この順番を忘れないように。"
+ACTION = """
+  - id: bench-{n:05d}
+    name: 試験魔法{n:05d}
+    reading: しけんまほう
+    category: 通常魔法
+    group: 通常魔法
+    trigger: direct
+    speed: normal
+    timing: main
+    key_card: ♡A~10
+    effect:
+      - 対戦相手に{damage}点ダメージを与える。
+    flavor: 「{n}番目の試験の魔法。」
+    introduced: v8.1
+    formats: [mast]
+"""
+
+
+def _tree_rss(root: int) -> int:
+    """Resident memory of a process and all its descendants, in bytes (Linux /proc)."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            parents[int(entry)] = int(fields[1])
+            rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+    family, todo = {root}, [root]
+    while todo:
+        pid = todo.pop()
+        for child, parent in parents.items():
+            if parent == pid and child not in family:
+                family.add(child)
+                todo.append(child)
+    return sum(rss.get(pid, 0) for pid in family)
+
+
+def measured(args: list[str]) -> tuple[float, int]:
+    """Seconds and peak memory (bytes, the process tree's resident total, sampled every 0.2 s) of a command."""
+    start = time.perf_counter()
+    process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(process.pid))
+            done.wait(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = process.communicate()
+    done.set()
+    sampler.join()
+    elapsed = time.perf_counter() - start
+    if process.returncode != 0:
+        print(f"  failed after {elapsed:.0f} s (exit {process.returncode}): {err.strip().splitlines()[-1:]}")
+        return float("nan"), peak
+    return elapsed, peak
+
+
+def scale_definitions(target: Path, actions: int) -> None:
+    """definitions/ with ``simulated: false`` and generated actions up to ``actions`` in all."""
+    shutil.copytree(ROOT / "definitions", target)
+    ruleset = target / "ruleset.yaml"
+    ruleset.write_text(ruleset.read_text(encoding="utf-8").replace("  players: 2\n", "  players: 2\n  simulated: false\n", 1),
+                       encoding="utf-8")
+    existing = (target / "actions.yaml").read_text(encoding="utf-8").count("\n  - id: ")
+    with (target / "actions.yaml").open("a", encoding="utf-8") as f:
+        for n in range(max(0, actions - existing)):
+            f.write(ACTION.format(n=n, damage=n % 5 + 1))
+
+
+def scale(counts: list[int]) -> None:
+    print("scale (cold builds, simulated: false)  seconds  per action  peak memory")
+    per_action = {}
+    for count in counts:
+        with tempfile.TemporaryDirectory(prefix="bp-bench-scale-") as tmp:
+            defs = Path(tmp) / "definitions"
+            scale_definitions(defs, count)
+            seconds, peak = measured([*BLACKPOKER, "build", "--definitions", str(defs), "--out", str(Path(tmp) / "site")])
+        per_action[count] = seconds / count
+        print(f"{count:>5} actions                         {seconds:7.1f}  {per_action[count]:10.3f}  "
+              f"{peak / 2**30:6.2f} GB {'yes' if peak < 2 * 2**30 else 'NO'}", flush=True)
+    if 500 in per_action and 5000 in per_action:
+        ratio = per_action[5000] / per_action[500]
+        print(f"time per action 5,000 / 500: {ratio:.2f} (target <= 1.5) {'yes' if ratio <= 1.5 else 'NO'}")
+
+
+def long_text(kind: str, size_kb: int) -> str:
+    if kind == "sentence":
+        unit = SENTENCE * (size_kb * 1024 // len(SENTENCE.encode("utf-8")) + 1)
+    else:
+        unit = "".join(f"〔{i:04d}〕あいうえおかきくけこ" for i in range(size_kb * 1024 // 45 + 2))
+    return unit.encode("utf-8")[:size_kb * 1024].decode("utf-8", errors="ignore")
+
+
+def layout(sizes: list[int]) -> None:
+    print()
+    print("long flavour text (cold builds)  seconds  added per 100 KB")
+    for kind in ("sentence", "tokens"):
+        seconds = {}
+        for size in [0, *sizes]:
+            with tempfile.TemporaryDirectory(prefix="bp-bench-long-") as tmp:
+                defs = Path(tmp) / "definitions"
+                shutil.copytree(ROOT / "definitions", defs)
+                actions = defs / "actions.yaml"
+                text = actions.read_text(encoding="utf-8")
+                if MARKER not in text:
+                    sys.exit("bench: the flavour text to edit is gone; update scripts/bench_scale.py")
+                actions.write_text(text.replace(MARKER, f"「{long_text(kind, size)}」"), encoding="utf-8")
+                seconds[size], _ = measured([*BLACKPOKER, "build", "--definitions", str(defs), "--out",
+                                             str(Path(tmp) / "site")])
+            added = (seconds[size] - seconds[0]) / (size / 100) if size else 0.0
+            print(f"{kind:<8} {size:>3} KB                  {seconds[size]:7.1f}  {added:7.1f}", flush=True)
+        if len(sizes) == 2:
+            small, large = sizes
+            ratio = ((seconds[large] - seconds[0]) / large) / max((seconds[small] - seconds[0]) / small, 1e-9)
+            print(f"{kind}: growth {large} KB / {small} KB per KB: {ratio:.2f} (linear: about 1; target <= 1.5) "
+                  f"{'yes' if ratio <= 1.5 else 'NO'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--actions", default="50,500,5000", help="action counts (comma list)")
+    parser.add_argument("--sizes", default="100,300", help="flavour text sizes in KB (comma list)")
+    parser.add_argument("--only", choices=("scale", "layout"))
+    options = parser.parse_args()
+    if options.only != "layout":
+        scale([int(n) for n in options.actions.split(",")])
+    if options.only != "scale":
+        layout([int(n) for n in options.sizes.split(",")])
+
+
+if __name__ == "__main__":
+    main()

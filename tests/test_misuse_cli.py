@@ -1,0 +1,214 @@
+"""The command line under misuse (issue 25): bad ports, links where files should be, huge integers, a scheduler
+that never answers. Every case is a located error, a refusal or a correct result: never exit 70."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from blackpoker.core.paths import DEFINITIONS
+from blackpoker.pipeline.serve import Outcome, serve
+
+
+def _run(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "blackpoker", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd, check=False)
+
+
+# --- serve (item 13) ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("port", ["80000", "-1", "65536"])
+def test_serve_refuses_a_port_that_is_not_one_and_makes_no_folder(tmp_path: Path, port: str) -> None:
+    result = _run("serve", "--out", str(tmp_path / "site"), "--port", port)
+    assert result.returncode == 2, result.stderr
+    assert "--port" in result.stderr and "internal error" not in result.stderr
+    assert not (tmp_path / "site").exists()
+
+
+def test_serve_on_a_busy_port_makes_no_folder(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        result = _run("serve", "--out", str(tmp_path / "site"), "--port", str(busy.getsockname()[1]))
+    assert result.returncode == 1, result.stderr
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_folder_without_its_slash_is_redirected_to_it(tmp_path: Path) -> None:
+    """``/actionlist`` answers with a redirect to ``/actionlist/`` (query kept), so the page's relative links
+    and style sheet resolve; the page itself is served only at its folder's address."""
+    out = tmp_path / "site"
+    (out / "actionlist").mkdir(parents=True)
+    (out / "actionlist" / "index.html").write_text('<html><body><link href="style.css">list</body></html>',
+                                                   encoding="utf-8")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    threading.Thread(target=serve, args=(DEFINITIONS, out), daemon=True,
+                     kwargs={"port": port, "rebuild": lambda: Outcome(True, "ok"), "echo": lambda _: None,
+                             "interval": 60}).start()
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            opener.open(f"http://127.0.0.1:{port}/actionlist?format=mast", timeout=5)
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 301 and exc.headers["Location"] == "/actionlist/?format=mast"
+            break
+        except OSError:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+            continue
+        raise AssertionError("served the page without its slash")
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/actionlist?format=mast", timeout=5) as response:
+        assert response.url.endswith("/actionlist/?format=mast") and b"list" in response.read()
+
+
+# --- the official files (item 6; the importer's crashes, checked where each value is read) ----------------------
+
+OFFICIAL = Path(__file__).parent / "data" / "official" / "full"
+
+
+@pytest.mark.parametrize(("file", "old", "new", "says"), [
+    ("act-frame.yaml", "      ruby: パックかいふう\n", '      ruby: ""\n', None),
+    ("act.yaml", "    - format: lite,std,pro,mast\n", '    - format: " "\n', "expected either format"),
+    ("act-frame.yaml", "    - frame: |-\n        ・パック\n        ・レアパック\n        ・エクストラ\n", "    - frame:\n",
+     "expected either format"),
+    ("version.json", '"ver": "第9.0版"', '"ver": "' + "1" * 5000 + '.0"', "5,000 digits"),
+    ("version.json", '"ver": "第9.0版"', '"ver": ' + "1" * 5000, "a number of 5,000 characters"),
+])
+def test_the_importer_answers_blank_and_huge_values_with_located_errors(
+        tmp_path: Path, file: str, old: str, new: str, says: str | None) -> None:
+    import shutil
+    folder = tmp_path / "official"
+    shutil.copytree(OFFICIAL, folder)
+    text = (folder / file).read_text(encoding="utf-8")
+    assert old in text
+    (folder / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    result = _run("import", str(folder), "-o", str(tmp_path / "defs"))
+    assert result.returncode == 2, result.stderr
+    assert "internal error" not in result.stderr and f"{file}:" in result.stderr
+    if says is not None:
+        assert says in result.stderr
+    assert not (tmp_path / "defs").exists()
+
+
+def test_export_official_refuses_a_link_as_its_output(tmp_path: Path) -> None:
+    ours = tmp_path / "ours"
+    first = _run("export", "--format", "official", "-o", str(ours))
+    assert first.returncode == 0, first.stderr
+    before = sorted(p.name for p in ours.iterdir())
+    link = tmp_path / "link"
+    link.symlink_to(ours)
+    result = _run("export", "--format", "official", "-o", str(link))
+    assert result.returncode == 2 and "is a link" in result.stderr
+    assert link.is_symlink() and sorted(p.name for p in ours.iterdir()) == before
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "nowhere")
+    result = _run("export", "--format", "official", "-o", str(dangling))
+    assert result.returncode == 2 and "leads nowhere" in result.stderr and ".tmp" not in result.stderr
+    assert dangling.is_symlink() and not (tmp_path / "nowhere").exists()
+
+
+# --- links out of the inputs are refused unread (item 12) --------------------------------------------------------
+
+def test_a_definitions_file_linking_out_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from blackpoker.core import loader, yamlsource
+    from blackpoker.core.errors import DefinitionErrors
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("actions: []\n# SECRET-HASH\n", encoding="utf-8")
+    defs = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, defs)
+    (defs / "actions.yaml").unlink()
+    (defs / "actions.yaml").symlink_to(secret)
+    read: list[Path] = []
+    real = yamlsource.read_input
+
+    def recording(path: Path, *args: int) -> bytes:
+        read.append(path.resolve())
+        return real(path, *args)
+
+    monkeypatch.setattr(yamlsource, "read_input", recording)
+    monkeypatch.setattr(loader, "read_input", recording)
+    with pytest.raises(DefinitionErrors, match="link to a file outside"):
+        loader.load_rules(defs)
+    assert secret.resolve() not in read
+
+
+def test_sim_run_on_a_scenario_linked_out_quotes_nothing_of_it(tmp_path: Path) -> None:
+    secret = tmp_path / "elsewhere" / "shadow"
+    secret.parent.mkdir()
+    secret.write_text("root:SECRET-HASH:19000:0:99999:7:::\n", encoding="utf-8")
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "s.yaml").symlink_to(secret)
+    result = _run("sim", "run", str(folder / "s.yaml"))
+    assert result.returncode == 2, result.stderr
+    assert "SECRET" not in result.stderr + result.stdout and "outside its folder" in result.stderr
+
+
+# --- sim balance --scheduler at something that is not a Dask scheduler (item 7) -----------------------------------
+
+def _listening(answer: bytes | None) -> tuple[socket.socket, int]:
+    """A port that accepts and then answers ``answer`` to anything (a web server), or never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def serve() -> None:
+        held = []
+        while True:
+            try:
+                client, _ = server.accept()
+            except OSError:
+                return
+            held.append(client)
+            if answer is not None:
+                try:
+                    client.recv(65536)
+                    client.sendall(answer)
+                except OSError:
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, server.getsockname()[1]
+
+
+@pytest.mark.parametrize(("answer", "says"), [
+    (None, "did not answer within"),
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" * 10, "did not answer as a Dask scheduler"),
+])
+def test_a_scheduler_address_that_is_no_scheduler_is_one_line(tmp_path: Path, answer: bytes | None, says: str) -> None:
+    pytest.importorskip("distributed")
+    server, port = _listening(answer)
+    try:
+        result = _run("sim", "balance", "--games", "2", "--out", str(tmp_path / "study"),
+                      "--scheduler", f"tcp://127.0.0.1:{port}", timeout=90)
+    finally:
+        server.close()
+    assert result.returncode == 1, result.stderr
+    assert says in result.stderr and "internal error" not in result.stderr
+    assert not (tmp_path / "study").exists()
+
+
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:8786", "inproc://x", "ucx://127.0.0.1:8786"])
+def test_a_scheduler_transport_the_command_cannot_use_is_refused(tmp_path: Path, address: str) -> None:
+    pytest.importorskip("distributed")
+    result = _run("sim", "balance", "--games", "2", "--out", str(tmp_path / "study"), "--scheduler", address)
+    assert result.returncode == 2, result.stderr
+    assert "is not supported" in result.stderr and "internal error" not in result.stderr

@@ -1,0 +1,241 @@
+"""Files beside the output and unreadable folders: a build removes only its own scratch folders, and folders it
+cannot read do not stop it (issue 25, items 1 and 4)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from blackpoker.pipeline import build as build_module
+from blackpoker.pipeline.build import _remove_leftovers
+
+ALIENS = (".bashrc.old", ".project.staging", ".config.build-2024", ".other.build-abcd1234", ".site.build-2024",
+          ".site.export", ".site.old.keep")
+
+
+@pytest.mark.parametrize("name", ["*", "dir*", "[s]ite", "?ite", "**", "site"])
+def test_leftover_clean_up_never_matches_a_pattern(tmp_path: Path, name: str) -> None:
+    """An output name with glob characters is compared as text: no hidden file or folder of anyone else goes."""
+    for alien in ALIENS:
+        (tmp_path / alien).mkdir()
+        (tmp_path / alien / "keep").write_text("x", encoding="utf-8")
+    (tmp_path / ".bashrc.old.file").write_text("x", encoding="utf-8")
+    ours = [f".{name}.build-a1b2c3_d", f".{name}.staging", f".{name}.old", f".{name}.step-rulebook"]
+    for leftover in ours:
+        (tmp_path / leftover / "deep").mkdir(parents=True)
+    _remove_leftovers(tmp_path / name)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted([*ALIENS, ".bashrc.old.file"])
+
+
+def test_a_build_named_with_a_star_leaves_its_neighbours(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole build, interrupted by nothing: its clean-up of leftovers keeps hidden folders beside it."""
+    from blackpoker.core.paths import DEFINITIONS
+    from blackpoker.pipeline.build import Step, build
+
+    def one(_definitions: Path, staging: Path) -> tuple[list[Path], str]:
+        (staging / "one.txt").write_text("1", encoding="utf-8")
+        return [staging / "one.txt"], ""
+
+    monkeypatch.setattr(build_module, "STEPS", (Step("one", "one", one),))
+    for alien in ALIENS:
+        (tmp_path / alien).mkdir()
+    build(DEFINITIONS, tmp_path / "*", progress=lambda _: None, jobs=1, cache_dir=tmp_path / "cache")
+    assert (tmp_path / "*" / "one.txt").read_text(encoding="utf-8") == "1"
+    assert all((tmp_path / alien).is_dir() for alien in ALIENS)
+
+
+def _unprivileged(code: str) -> subprocess.CompletedProcess[str]:
+    """Run Python ``code`` without the capabilities that let root read any folder (as any user would)."""
+    command = [sys.executable, "-c", code]
+    if os.geteuid() == 0:
+        capsh = shutil.which("capsh")
+        if capsh is None:
+            pytest.skip("running as root and capsh is not installed: cannot drop root's file capabilities")
+        command = [capsh, "--drop=cap_dac_override,cap_dac_read_search", "--", "-c",
+                   shlex.join(command)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_remove_tree_removes_folders_of_mode_000(tmp_path: Path) -> None:
+    """A folder no one may read or enter, deep in the old site: removed, no TypeError from the retry."""
+    scratch = tmp_path / ".site.build-abcdefgh"
+    (scratch / "site" / "a" / "locked" / "inner").mkdir(parents=True)
+    (scratch / "site" / "a" / "locked" / "inner" / "f.txt").write_text("x", encoding="utf-8")
+    (scratch / "site" / "a" / "closed").mkdir()
+    (scratch / "site" / "a" / "closed" / "g.txt").write_text("x", encoding="utf-8")
+    (scratch / "site" / "a" / "locked" / "inner").chmod(0)
+    (scratch / "site" / "a" / "locked").chmod(0)
+    (scratch / "site" / "a" / "closed").chmod(0o100)  # may enter, not list
+    (scratch / "site").chmod(0o500)
+    result = _unprivileged("from pathlib import Path; from blackpoker.infra.fsutil import remove_tree; "
+                           f"remove_tree(Path({str(scratch)!r}))")
+    assert result.returncode == 0, result.stderr
+    assert not scratch.exists()
+
+
+# --- the cache is untrusted (item 3) -------------------------------------------------------------------------
+
+def _one_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    from blackpoker.pipeline.build import Step
+
+    def export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+        target = staging / "blackpoker-rules.json"
+        target.write_text("{" + '"a": 1, ' * 400 + '"end": 1}', encoding="utf-8")
+        (staging / "sub").mkdir()
+        (staging / "sub" / "b.txt").write_text("b" * 100, encoding="utf-8")
+        return [target, staging / "sub" / "b.txt"], ""
+
+    monkeypatch.setattr(build_module, "STEPS", (Step("export", "export", export),))
+
+
+@pytest.mark.parametrize("damage", ["truncated", "changed", "extra file", "missing file", "stray file", "no digests",
+                                    "a link"])
+def test_a_damaged_step_entry_is_rebuilt_with_one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         damage: str) -> None:
+    from blackpoker.core.paths import DEFINITIONS
+    from blackpoker.pipeline.build import build
+    _one_step(monkeypatch)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(DEFINITIONS, out, progress=lambda _: None, jobs=1, cache_dir=cache)
+    good = (out / "blackpoker-rules.json").read_bytes()
+    [entry] = list((cache / "steps" / "export").iterdir())
+    published = entry / "files" / "blackpoker-rules.json"
+    if damage == "truncated":
+        published.write_bytes(good[:1000])
+    elif damage == "changed":
+        published.write_bytes(good.replace(b'"a"', b'"z"', 1))
+    elif damage == "extra file":
+        (entry / "files" / "evil.html").write_text("<script>", encoding="utf-8")
+    elif damage == "missing file":
+        (entry / "files" / "sub" / "b.txt").unlink()
+    elif damage == "stray file":
+        shutil.rmtree(entry)
+        entry.write_text("not an entry", encoding="utf-8")
+    elif damage == "no digests":
+        (entry / "digests.json").unlink()
+    else:
+        published.unlink()
+        published.symlink_to(tmp_path / "elsewhere.json")
+        (tmp_path / "elsewhere.json").write_bytes(good)
+    said: list[str] = []
+    build(DEFINITIONS, out, progress=said.append, jobs=1, cache_dir=cache)
+    assert (out / "blackpoker-rules.json").read_bytes() == good
+    assert (out / "sub" / "b.txt").read_text(encoding="utf-8") == "b" * 100
+    assert not (out / "evil.html").exists()
+    warnings = [line for line in said if "damaged cache entry" in line]
+    assert len(warnings) == 1, said
+    assert not any("unchanged" in line for line in said)  # the step ran again
+    said.clear()
+    build(DEFINITIONS, out, progress=said.append, jobs=1, cache_dir=cache)  # and the new entry is good
+    assert any("unchanged" in line for line in said) and not any("damaged" in line for line in said)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "record", "pdf is a folder"])
+def test_a_damaged_part_is_never_used(tmp_path: Path, damage: str) -> None:
+    from blackpoker.render.pdfparts import PartCache, PartInfo
+    warned: list[str] = []
+    cache = PartCache(tmp_path / "parts", warn=warned.append)
+    info = PartInfo(1, (), ())
+    part = cache.put("chapter-" + "ab" * 32, b"%PDF-1.7\n" + b"x" * 5000 + b"\n%%EOF\n", info)
+    assert cache.get("chapter-" + "ab" * 32) == part and not warned
+    if damage == "truncated":
+        part.pdf.write_bytes(part.pdf.read_bytes()[:1000])
+    elif damage == "record":
+        part.pdf.with_suffix(".json").write_text("{", encoding="utf-8")
+    else:
+        part.pdf.unlink()
+        part.pdf.mkdir()
+    assert cache.get("chapter-" + "ab" * 32) is None
+    assert len(warned) == 1 and "damaged cache entry" in warned[0]
+    again = cache.put("chapter-" + "ab" * 32, b"%PDF-1.7\nnew\n%%EOF\n", info)
+    assert cache.get("chapter-" + "ab" * 32) == again and len(warned) == 1
+
+
+# --- where a build writes (item 14) ---------------------------------------------------------------------------
+
+def test_the_cache_beside_an_output_in_the_home_folder_is_the_toolkits_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--out ~/site``: the cache is ``~/.blackpoker-cache``, never ``~/.cache`` (other programs' folder)."""
+    from blackpoker.core.paths import DEFINITIONS
+    from blackpoker.pipeline.build import build
+    _one_step(monkeypatch)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    build(DEFINITIONS, Path("~/site").expanduser(), progress=lambda _: None, jobs=1)
+    assert (home / "site" / "blackpoker-rules.json").is_file()
+    assert not (home / ".cache").exists()
+    assert (home / ".blackpoker-cache" / "steps" / "export").is_dir()
+
+
+@pytest.mark.parametrize("inside", ["images", "images/site", "sub/deeper"])
+def test_an_output_inside_the_definitions_is_refused(tmp_path: Path, inside: str) -> None:
+    from blackpoker.pipeline.build import OutputRefused, check_output
+    defs = tmp_path / "definitions"
+    shutil.copytree(Path(__file__).parents[1] / "definitions", defs)
+    with pytest.raises(OutputRefused, match="inside the definitions"):
+        check_output(defs / inside, defs)
+    assert not (defs / inside).exists()
+
+
+# --- a large file beside the pictures (item 8) and pictures added while the preview runs (item 13) ---------------
+
+def test_an_unused_huge_file_beside_the_pictures_is_never_read_whole(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from blackpoker.core.loader import load_rules
+    from blackpoker.infra.cache import fingerprint
+    from blackpoker.pipeline.build import STEPS, build_inputs, step_key
+    defs = tmp_path / "definitions"
+    shutil.copytree(Path(__file__).parents[1] / "definitions", defs)
+    (defs / "images").mkdir()
+    with (defs / "images" / "huge.png").open("wb") as f:  # sparse: 1 GB that takes no disk
+        f.truncate(2**30)
+    tracemalloc.start()
+    try:
+        rules = load_rules(defs)
+        keys = [step_key(step, defs, rules) for step in STEPS]
+        watched = fingerprint(build_inputs(defs), max_bytes=2**20)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(set(keys)) == len(keys) and watched
+    assert peak < 200 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+def test_the_preview_sees_a_picture_added_after_it_started(tmp_path: Path) -> None:
+    from blackpoker.infra.cache import fingerprint
+    from blackpoker.pipeline.build import build_inputs
+    defs = tmp_path / "definitions"
+    shutil.copytree(Path(__file__).parents[1] / "definitions", defs)
+    roots = build_inputs(defs)  # computed once, when the preview starts: no images/ yet
+    before = fingerprint(roots, max_bytes=2**20)
+    (defs / "images").mkdir()
+    (defs / "images" / "new.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
+    assert fingerprint(roots, max_bytes=2**20) != before
+
+
+# --- an index longer than the folio made for it (item 10) ----------------------------------------------------------
+
+def test_a_book_whose_index_outgrows_the_early_folio_is_still_joined(
+        built_rulebook: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """5,000 actions make an index of more pages than the folio made early for it: the folio is made again for
+    the real count (the build failed: "the index takes more than 16 pages; raise FOLIO_SPARE")."""
+    from pypdf import PdfReader
+
+    from blackpoker.infra.jobs import Inline
+    from blackpoker.render import book
+    from blackpoker.render.pdfparts import PartCache
+    site, work = built_rulebook
+    shutil.copytree(work / "parts", tmp_path / "parts")  # every chapter as the full build rendered it
+    monkeypatch.setattr(book, "FOLIO_SPARE", -10**6)  # the early folio: far too short for the book
+    builder = book.BookBuilder(work / "single" / "index.html", Inline(), PartCache(tmp_path / "parts"))
+    builder.build(tmp_path / "book.pdf")
+    assert len(PdfReader(tmp_path / "book.pdf").pages) == len(PdfReader(site / "blackpoker.pdf").pages)
