@@ -4,11 +4,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup system native build check export test test-fast lint bench serve clean lock
+.PHONY: all setup system native pyodide build check export test test-fast lint bench serve clean lock
 
 all: setup build
 
-setup: system $(STAMP) native
+setup: system $(STAMP) native pyodide
+
+# The play page's Pyodide runtime: the npm package at the version and integrity hash of
+# templates/play/pyodide.lock.json, into ~/.cache/blackpoker/pyodide/VERSION/ (quick when it is there already).
+pyodide: $(STAMP)
+	@$(BIN)/python scripts/fetch_pyodide.py
 
 # The simulator's hot modules compiled with mypyc (quick when the sources have not changed since the last build;
 # without it, or when stale, the simulator runs its Python sources: see tools/blackpoker/native.py). Without a

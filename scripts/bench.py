@@ -4,6 +4,7 @@ moves no page, and one that makes the entry longer, so pages after it move).
 Targets (2-core machine): cold build <= 15 s, no-change rebuild <= 1 s, one-entry edit <= 5 s, check <= 0.5 s.
 Then scripts/bench_scale.py: cold builds of 50, 500 and 5,000 actions (time per action, peak memory) and with one
 flavour text of 100 KB and 300 KB, with and without break opportunities (the time they add must grow linearly).
+Then the simulator (scripts/bench_sim.py) and the play page (scripts/bench_play.py).
 Run it with `make bench`. It builds into a temporary folder and never touches build/.
 """
 
@@ -66,6 +67,9 @@ def main() -> None:
     if sim_bench.exists():
         print()
         subprocess.run([sys.executable, str(sim_bench)], cwd=ROOT, check=True)
+    print()  # the play page: load size and times, the computer's decisions, the play step's share of the cold build
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_play.py"), "--cold-build", f"{figures['cold build']:.2f}"],
+                   cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":

@@ -110,7 +110,7 @@ RECORD = _record()
 @settings(max_examples=120, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_a_damaged_game_record_is_a_located_error(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
-    from blackpoker.sim.record import load_record
+    from blackpoker.sim.recordfile import load_record
     from blackpoker.sim.replay import ReplayError, replay
     record = data.draw(st.composite(lambda draw: mutate(draw, RECORD, values, ("replace", "replace", "delete", "duplicate")))())
     path = tmp_path_factory.mktemp("record") / "game.json"

@@ -139,3 +139,16 @@ def test_a_passage_is_prose_never_a_picture_s_labels(served: tuple[Path, str], c
     assert passages
     board = [p for p in passages if re.search(r"ライフ \d+ (枚 )?・ 手札|はじめから変わったところ|チャンス: [AB]", p)]
     assert board == [], board[:3]
+
+
+def test_a_reading_finds_its_entry_in_hiragana_and_katakana(rules: Rules, search: Any) -> None:
+    """Issue 22, item 5: 「へいししょうかん」 and 「ヘイシショウカン」 open 兵士召喚; a katakana name's hiragana reading
+    (あっぷ) opens アップ."""
+    from blackpoker.sphinxext.kana import to_hiragana, to_katakana
+    picked = [e for e in _entries(rules) if e.reading and to_katakana(e.reading) != e.name][:6]
+    picked += [e for e in _entries(rules) if e.reading and to_katakana(e.reading) == e.name][:2]
+    assert len(picked) == 8
+    for e in picked:
+        for query in {to_hiragana(e.reading), to_katakana(e.reading)} - {e.name}:
+            hits = search(query)
+            assert hits and hits[0].endswith("#" + anchor(e)), (query, hits[:3])

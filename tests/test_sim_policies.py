@@ -37,6 +37,13 @@ def _midgame(rules: Rules, fmt: str, frame: str | None, seed: int, steps: int) -
     return state
 
 
+def _has_hidden_cards_to_move(state: GameState) -> bool:
+    """Whether :func:`_hidden_variant` can move hidden cards: the one deciding is known, and the other player holds a
+    hand card and more than one life card."""
+    viewer = current_player(state)
+    return viewer is not None and bool(state.players[1 - viewer].hand) and len(state.players[1 - viewer].life) > 1
+
+
 def _hidden_variant(state: GameState, viewer: int) -> GameState:
     """The same game with every hidden card moved: the viewer's life reordered, an opponent's hand card swapped
     with one of their life cards, and another seed (so other future shuffles)."""
@@ -57,6 +64,9 @@ def _hidden_variant(state: GameState, viewer: int) -> GameState:
 def test_hidden_cards_change_neither_observation_nor_decision(fmt: str, frame: str | None, spec: str) -> None:
     for seed in range(3):
         state = _midgame(RULES, fmt, frame, seed, 25)
+        while not _has_hidden_cards_to_move(state):  # a random game need not have them at step 25: play on
+            state = apply(state, random.Random(seed).choice(legal_decisions(state)))
+            assert state.winner is None, "the game ended before the opponent held a hand card"
         viewer = current_player(state)
         assert viewer is not None
         other = _hidden_variant(state, viewer)

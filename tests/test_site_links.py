@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from blackpoker import load_rules
+from blackpoker.pipeline.playpage import build_play
 from blackpoker.pipeline.rulebook import BOOKLET_NAME, PDF_NAME
 from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.actionlist.pdf import pdf_paths
@@ -25,6 +26,7 @@ def site(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathFac
     shutil.copytree(built_rulebook[0], out)  # the shared build stays as it was
     rules = load_rules()
     build_html(rules, out)
+    build_play(rules, out, runtime_too=False)  # the rulebook's examples link to it; the runtime has no link
     # PDFs are slow and tested elsewhere; here they only need to be the files the links expect.
     pdfs = {out / PDF_NAME, out / BOOKLET_NAME}
     for page in list_pages(rules):

@@ -19,9 +19,11 @@ def _steps_running(relative: str) -> set[str]:
 @pytest.mark.parametrize(("module", "steps"), [
     ("pipeline/serve.py", set()),  # the preview server runs in no step
     ("cli/main.py", set()),
-    ("core/model.py", {"export", "scenarios", "actionlists", "rulebook", "official-paths"}),
+    ("core/model.py", {"export", "scenarios", "actionlists", "rulebook", "official-paths", "play"}),
     ("render/officialpaths.py", {"rulebook", "official-paths"}),  # the book's PDFs' copies, the redirects
-    ("sim/engine.py", {"scenarios", "rulebook"}),  # the rulebook plays the worked examples
+    ("sim/engine.py", {"scenarios", "rulebook", "play"}),  # the rulebook plays the worked examples; play/ ships it
+    ("play/gameview.py", {"play"}),
+    ("render/board.py", {"rulebook", "play"}),  # the same board renderer for the examples and the play page
     ("render/actionlist/html.py", {"actionlists"}),
     ("render/book.py", {"rulebook"}),  # imported inside a function only
     ("sphinxext/examples.py", {"rulebook"}),  # imported by name: from blackpoker.sphinxext import examples

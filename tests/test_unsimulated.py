@@ -13,6 +13,7 @@ import pytest
 
 from blackpoker.core.loader import check_rules, load_rules
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS, SOURCE
+from blackpoker.core.targets import TARGETS
 from blackpoker.render.sourcerefs import missing_entries
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.engine import apply, current_player, legal_decisions
@@ -183,7 +184,9 @@ def test_what_the_simulator_cannot_read_is_a_warning_and_never_a_crash(tmp_path:
     _replace_once(defs / "characters.yaml", "    summoned_by: [equip]\n", "    summoned_by: []\n")
     checked = check_rules(defs, warning_checks=(coverage_warnings,))
     messages = [w.message for w in checked.warnings]
-    assert any("'表の防壁1体' is not a known target phrase" in m for m in messages)
+    aimed_id = next(a.id for a in checked.rules.actions if a.target == "表の防壁1体")
+    # named once: by the simulator's coverage (a check's error only in an edition that declares itself simulated)
+    assert [m for m in messages if "表の防壁1体" in m] == [f"simulator: action '{aimed_id}': target '表の防壁1体' is not simulated"]
     assert any(m.startswith("simulator: no action summons '装備兵'") for m in messages)
     assert any("label condition '晴れている場合のみ' is not simulated" in m for m in messages)
     assert not any("キーカードにAが含まれる場合のみ" in m for m in messages)  # read whatever its spacing
@@ -194,3 +197,13 @@ def test_what_the_simulator_cannot_read_is_a_warning_and_never_a_crash(tmp_path:
         stats = self_play(rules, fmt, 20, 0)
         assert stats.failures == [] and stats.games == 20
         assert stats.resolved[aimed.name] == 0
+
+
+def test_an_unknown_target_is_an_error_in_a_simulated_edition(tmp_path: Path) -> None:
+    from blackpoker.core.errors import DefinitionErrors
+    defs = edition(tmp_path / "defs", simulated=True, meteor=False)
+    _replace_once(defs / "actions.yaml", "    target: 防壁1体\n", "    target: 表の防壁1体\n")
+    with pytest.raises(DefinitionErrors) as raised:
+        load_rules(defs)
+    assert [e.message for e in raised.value.errors if "表の防壁1体" in e.message] == [
+        "'表の防壁1体' is not a known target phrase; expected one of " + ", ".join(f"'{t}'" for t in TARGETS)]

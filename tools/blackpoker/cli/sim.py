@@ -208,7 +208,7 @@ def replay(file: Path, scenario_out: Path | None, quiet: bool, definitions: Path
 
     Exit 2 for a malformed record or one whose decisions the game refuses (file:line:col), 1 when the end
     differs from the record's result."""
-    from blackpoker.sim.record import load_record
+    from blackpoker.sim.recordfile import load_record
     from blackpoker.sim.replay import ReplayError
     from blackpoker.sim.replay import replay as replay_record
     rules = _rules(definitions)

@@ -83,7 +83,12 @@ def export_rules(rules: m.Rules) -> dict[str, Any]:
         "schema_version": EXPORT_SCHEMA_VERSION,
         "ruleset": {"version": ed.version, "edition": ed.edition, "title": ed.title, "subtitle": ed.subtitle,
                     "author": ed.author, "release": ed.release, "release_date": ed.released,
-                    "copyright": ed.copyright, "players": ed.players, "simulated": ed.simulated},
+                    "copyright": ed.copyright, "players": ed.players, "simulated": ed.simulated,
+                    "site": ed.site, "official": [{"file": name, "header": [list(kv) for kv in header]}
+                                                  for name, header in ed.official]},
+        "action_groups": list(rules.action_groups), "frame_action_groups": list(rules.frame_action_groups),
+        "nesting_exceptions": [vars(e) for e in rules.nesting_exceptions],
+        "trump_about": None if rules.trump_about is None else vars(rules.trump_about),
         "formats": [{"id": f.id, "name": f.name, "reading": f.reading} for f in rules.formats],
         "frames": [{
             "id": f.id, "official_id": official_id(f), "name": f.name, "reading": f.reading,

@@ -60,9 +60,12 @@ def anchor(entry: Named) -> str:
 
 def official_id(entry: Named) -> str:
     """The id the official data files give the entry: its ``official_id``, else its id in camelCase."""
-    if entry.official_id:
-        return entry.official_id
-    head, *rest = entry.id.split("-")
+    return entry.official_id or camel_id(entry.id)
+
+
+def camel_id(entry_id: str) -> str:
+    """An id in the official files' camelCase: ``summon-soldier`` → ``summonSoldier``."""
+    head, *rest = entry_id.split("-")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 

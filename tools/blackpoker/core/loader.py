@@ -118,18 +118,6 @@ class _Builder:
             return None
 
 
-def _blocks(raw: list[Any]) -> tuple[m.Block, ...]:
-    out: list[m.Block] = []
-    for block in raw:
-        if isinstance(block, str):
-            out.append(block)
-            continue
-        (style, items), = block.items()
-        out.append(m.TextList(style, tuple(
-            m.ListItem(i) if isinstance(i, str) else m.ListItem(i["text"], _blocks(i["sub"])) for i in items)))
-    return tuple(out)
-
-
 def _opt(raw: dict[str, Any], key: str) -> Any:
     return raw.get(key)
 
@@ -144,7 +132,7 @@ def _label(raw: str | dict[str, str]) -> m.Label:
 # How a YAML value becomes a field's value, where it is more than the value itself. Fields that are not in
 # the YAML (the parsed key card, the target, derived memberships, the origin) are given by the caller.
 _CONVERT: dict[str, Callable[[Any], Any]] = {
-    "trigger": m.Trigger, "speed": m.Speed, "timing": m.Timing, "effect": _blocks,
+    "trigger": m.Trigger, "speed": m.Speed, "timing": m.Timing, "effect": m.blocks_from_data,
     "labels": lambda raw: tuple(_label(x) for x in raw),
     "abilities": lambda raw: tuple(m.Ability("", x) if isinstance(x, str) else m.Ability(x["name"], x["text"]) for x in raw),
 }

@@ -74,6 +74,19 @@ class TextList:
 Block = str | TextList
 
 
+def blocks_from_data(raw: list[Any]) -> tuple[Block, ...]:
+    """Effect blocks from their YAML (and export) form: a paragraph, or ``{style: [item or {text, sub}]}``."""
+    out: list[Block] = []
+    for block in raw:
+        if isinstance(block, str):
+            out.append(block)
+            continue
+        (style, items), = block.items()
+        out.append(TextList(style, tuple(
+            ListItem(i) if isinstance(i, str) else ListItem(i["text"], blocks_from_data(i["sub"])) for i in items)))
+    return tuple(out)
+
+
 def iter_text(blocks: tuple[Block, ...]) -> Iterator[str]:
     """Every piece of text in a block tree, in reading order (for search, checks and tests)."""
     for block in blocks:

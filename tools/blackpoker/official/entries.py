@@ -93,10 +93,16 @@ def identity(ctx: Context, e: Entry, prefix: str) -> None:
     ctx.note(e.src, e.path + (f"{prefix}Name",), note)
 
 
+def _present(e: Entry, key: str) -> bool:
+    value = e.raw.get(key)
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
 def availability(ctx: Context, e: Entry, *, frames_only: bool = False) -> None:
     """An entry is in formats or in frames, never both: the two lists are kept apart in the definitions."""
-    # present = not blank, as ctx.text reads it (format: " " or an empty frame: is absent, not a crash)
-    has_format, has_frame = ctx.text(e, "format") is not None, ctx.text(e, "frame") is not None
+    # present = not blank, as ctx.text reads it (format: " " or an empty frame: is absent, not a crash); a value
+    # that is not text is reported where it is read, after the entry's unknown fields
+    has_format, has_frame = _present(e, "format"), _present(e, "frame")
     if has_format == has_frame or (frames_only and not has_frame):
         ctx.error(e.src, e.path, "expected frames (frame: ・…)" if frames_only else
                   "expected either format (lite,std,pro,mast) or frame (・パック …), not both")

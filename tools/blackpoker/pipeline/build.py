@@ -164,6 +164,13 @@ def _official_paths(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     return files, f"{len(files)} redirects"
 
 
+def _play(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    """The play page, its engine's sources and the vendored Pyodide runtime (pipeline/playpage.py)."""
+    from blackpoker.pipeline.playpage import build_play
+    files = build_play(load_rules(definitions), staging)
+    return files, f"{sum(f.stat().st_size for f in files) / 1e6:.1f} MB"
+
+
 def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     """Run every scenario (the rules' examples and the per-action ones); any failure fails the build. An
     edition with ``simulated: false`` leaves out (and counts) the scenarios it cannot verify (sim/scenario/coverage.py)."""
@@ -215,6 +222,9 @@ STEPS: tuple[Step, ...] = (
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios", "templates/actionlist/static/bp-mark.svg"),
          code=(*LOADING, "blackpoker.pipeline.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
          pipeline=_rulebook, lead=True),
+    # the runtime's files are keyed by the lock (version and integrity hash), which fetch_pyodide.py checks
+    Step("play", "play page (Pyodide)", _play, ("templates/play", "scenarios"),
+         code=(*LOADING, "blackpoker.pipeline.playpage", "blackpoker.play.browser", "blackpoker.sim.scenario"), prose=False),
     Step("official-paths", "the official site's paths", _official_paths,
          code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
 )

@@ -22,6 +22,7 @@ from blackpoker.core.cards import Card
 from blackpoker.render.cardart import FONT, INK, PAPER, RED, back
 from blackpoker.sim.abilities import all_labels, size
 from blackpoker.sim.state import PLAYER_NAMES, Character, GameState
+from blackpoker.sim.text import life_answer
 
 MUTED, EDGE, GREY = "#eef1f5", "#9aa5b5", "#444"
 CHANGED = "#c2410c"
@@ -138,7 +139,9 @@ def _band(state: GameState, player: int, y: float, before: GameState | None, hid
     p = state.players[player]
     b = before.players[player] if before is not None else None
     turn = "(ターン)" if state.turn_player == player else ""
-    counts = (f"ライフ {_count(len(p.life), len(b.life) if b else None)} ・ "
+    life = (life_answer(len(p.life)).removesuffix("です") if hidden and len(p.life) >= 10  # 2.11.1's public answer
+            else _count(len(p.life), len(b.life) if b else None))
+    counts = (f"ライフ {life} ・ "
               f"手札 {_count(len(p.hand), len(b.hand) if b else None)} ・ "
               f"墓地 {_count(len(p.graveyard), len(b.graveyard) if b else None)}")
     head = (_text(10, y + 16, f"{PLAYER_NAMES[player]} {turn}".strip(), size=12, weight="bold")
@@ -225,11 +228,13 @@ def _abilities(state: GameState, y: float) -> tuple[str, float]:
 
 
 def board_svg(state: GameState, title: str, *, before: GameState | None = None,
-              hidden_hands: Collection[int] = ()) -> str:
+              hidden_hands: Collection[int] = (), since: str = "はじめ") -> str:
     """The whole board: B's band, the stage, A's band (A below, as the book's examples are told from A).
 
-    ``before``: an earlier position of the same game; what changed since is marked. ``hidden_hands``: players
-    whose hand is drawn as backs (an observation's opponent)."""
+    ``before``: an earlier position of the same game; what changed since is marked, and the legend names that
+    position (``since``: はじめ, the example's start; the play page: the player's last decision). ``hidden_hands``: players
+    whose hand is drawn as backs and whose life shows as 2.11.1 answers 「ライフは何枚?」 (10枚以上 from ten): an
+    observation's opponent."""
     parts, y = [], 2.0
     for i, player in enumerate((1, 0)):
         drawing, height = _band(state, player, y, before, player in hidden_hands)
@@ -244,7 +249,7 @@ def board_svg(state: GameState, title: str, *, before: GameState | None = None,
             y += height + (4 if height else 0)
     if before is not None:
         parts.append(f'<rect x="10" y="{y + 2:.1f}" width="14" height="10" rx="2" fill="{PAPER}" stroke="{CHANGED}" '
-                     f'stroke-width="2.4"/>' + _text(30, y + 12, "太い枠・→: はじめから変わったところ", fill=GREY))
+                     f'stroke-width="2.4"/>' + _text(30, y + 12, f"太い枠・→: {since}から変わったところ", fill=GREY))
         y += 18
     total = int(y + 2)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}" role="img" '

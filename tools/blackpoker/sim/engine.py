@@ -178,7 +178,7 @@ def _request(s: GameState, decision: RequestAction, validate: bool = True) -> No
     req = Request(s.uid(), action.id, player, decision.keys, pay, decision.targets,
                   key_character=decision.key_character)
     if s.recording:
-        s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + _request_detail(s, req))
+        s.log(f"{player_name(player)}: 「{action.name}」をリクエスト" + request_detail(s, req))
     if pay.life:
         damage(s, player, pay.life)
     for uid in pay.sacrifices:
@@ -217,7 +217,9 @@ def _queue_traps(s: GameState, req: Request) -> bool:
     return True
 
 
-def _request_detail(s: GameState, req: Request) -> str:
+def request_detail(s: GameState, req: Request | RequestAction) -> str:
+    """A request's key cards, cost payment and targets as the play-by-play writes them (`` ★♠7 / $L / 対象 …``);
+    the play page labels an offered request with it too."""
     parts = []
     if req.keys:
         parts.append(f"★{card_list(req.keys)}")

@@ -1,23 +1,18 @@
 """Game records: a game as data (regulation, seed, decks, setup choices, every decision), written as JSON.
 
 A record replays exactly: the engine draws every random step from the seed, so the same decks, choices and
-decisions give the same game. ``load_record`` reads a file against ``game-record.schema.json`` and gives located
-errors (``file:line:col: path: message``) for a malformed one.
+decisions give the same game. ``recordfile.load_record`` reads a file against ``game-record.schema.json`` (this module needs no YAML or
+schema library: the play page encodes and decodes records in the browser).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from blackpoker.core.cards import Card, parse_card
-from blackpoker.core.errors import DefinitionErrors
-from blackpoker.core.model import Rules
-from blackpoker.core.yamlsource import SourceFile
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
-from blackpoker.sim.files import read_checked
 from blackpoker.sim.frames import SetupChoice
 from blackpoker.sim.state import PLAYER_NAMES, Payment, Target
 
@@ -181,21 +176,3 @@ def from_json(data: dict[str, Any]) -> GameRecord:
     return GameRecord(data["format"], data.get("frame"), data["seed"], decks, choices,
                       tuple((PLAYER_NAMES.index(d["player"]), decode_decision(d)) for d in data["decisions"]),
                       data["ruleset"], policies, result)
-
-
-def load_record(path: Path, rules: Rules, display_name: str | None = None) -> tuple[GameRecord, SourceFile]:
-    """Parse and validate a record file; raises :class:`DefinitionErrors` with located problems."""
-    src = read_checked(path, SCHEMA, rules, display_name)
-    data = src.data
-    try:
-        rules.format(data["format"])
-    except KeyError:
-        raise DefinitionErrors([src.error(("format",), f"'{data['format']}' is not a format")]) from None
-    for i, d in enumerate(data["decisions"]):
-        if "request" in d:
-            try:
-                rules.action(d["request"])
-            except KeyError:
-                raise DefinitionErrors([src.error(("decisions", i, "request"), f"'{d['request']}' is not an action; "
-                                                  "expected an action id such as 'attack'")]) from None
-    return from_json(data), src

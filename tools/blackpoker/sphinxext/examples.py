@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from docutils import nodes
 from sphinx import addnodes
@@ -234,7 +235,11 @@ def _boards(example: PlayedExample) -> nodes.raw:
     cells = "".join(f'<figure class="bp-board-figure"><div class="bp-figure-scroll">{svg}</div>'
                     f"<figcaption>{html.escape(caption)}</figcaption></figure>"
                     for svg, caption in ((example.before, "はじめ"), (example.after, "結果")))
-    return nodes.raw("", f'<div class="bp-boards">{cells}</div>', format="html")
+    play = ""
+    if example.folder == "examples":  # the play page opens at the example's start (pipeline/playpage.py writes it)
+        href = f"play/index.html?example={quote(Path(example.path).stem)}"
+        play = f'<p class="bp-play-from"><a href="{html.escape(href)}">この局面から遊ぶ</a></p>'
+    return nodes.raw("", f'<div class="bp-boards">{cells}</div>{play}', format="html")
 
 
 def _verified(example: PlayedExample) -> list[nodes.Node]:

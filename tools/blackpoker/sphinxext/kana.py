@@ -17,6 +17,11 @@ def to_hiragana(text: str) -> str:
     return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in text)
 
 
+def to_katakana(text: str) -> str:
+    """Hiragana → katakana (other characters kept): a reading as a reader may type it, 「ヘイシショウカン」."""
+    return "".join(chr(ord(c) + 0x60) if "ぁ" <= c <= "ゖ" else c for c in text)
+
+
 def _plain(reading: str) -> str:
     """The reading with small kana enlarged, voicing removed and ー replaced by the vowel before it."""
     out: list[str] = []

@@ -21,6 +21,7 @@ from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.render.board import card_svg
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.figures import frame_layout_figure
+from blackpoker.sphinxext.kana import to_hiragana, to_katakana
 from blackpoker.sphinxext.notes import ruling_at
 from blackpoker.sphinxext.ruleset import RulesDirective
 
@@ -109,6 +110,10 @@ class ListDirective(RulesDirective):
         # ids, which the HTML writer gives as empty elements before the title (unique: core/checks.py)
         title["ids"].extend(official_anchors(e))
         box += r.search_entry(e.name, label)
+        # its reading finds it too, in hiragana or katakana (へいししょうかん, ヘイシショウカン; あっぷ for アップ)
+        for alias in dict.fromkeys((to_hiragana(e.reading), to_katakana(e.reading))):
+            if alias and alias != e.name:
+                box += r.search_entry(alias, label)
         box += title
         if not isinstance(e, Frame):  # on the site, the entry in the action list (a frame's: with its frame)
             frames = getattr(e, "frames", ())

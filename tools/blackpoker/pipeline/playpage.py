@@ -1,0 +1,154 @@
+"""The play page (``play/``): the page, its scripts, the engine's sources as a zip and the vendored Pyodide runtime.
+
+The page runs the simulator in the browser: a Web Worker loads Pyodide from ``play/pyodide/`` (the npm package
+``pyodide`` at the version and integrity hash of ``templates/play/pyodide.lock.json``, fetched by ``make`` with
+``scripts/fetch_pyodide.py`` into the user's cache: the build itself never goes to the network), unpacks ``play/blackpoker.zip`` (the
+pure-Python sources of ``blackpoker.play.browser`` and every module it imports, never a compiled one) and reads
+the rules from the site's ``blackpoker-rules.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from blackpoker.core.model import Rules
+from blackpoker.core.paths import PACKAGE, TEMPLATES
+from blackpoker.infra.fsutil import write_atomic
+from blackpoker.pipeline.code import code_closure
+
+TEMPLATE_DIR = TEMPLATES / "play"
+STATIC = ("play.js", "worker.js", "play.css")
+LOCK = TEMPLATE_DIR / "pyodide.lock.json"
+ENGINE = "blackpoker.play.browser"  # the worker's entry point: the zip holds it and all it imports
+PLAY_DIR = "play"
+RUNTIME_VARIABLE = "BLACKPOKER_PYODIDE"  # a folder holding the runtime's files, instead of the fetched one
+OPPONENTS = (("greedy", "貪欲法 (初心者向け)"), ("random", "ランダム"), ("ismcts", "情報集合モンテカルロ木探索"))
+STRENGTHS = (("ismcts:4", "弱い (4回)"), ("ismcts:16", "ふつう (16回)"), ("ismcts:48", "強い (48回)"))
+DEFAULT_STRENGTH = "ismcts:16"
+
+
+class RuntimeMissing(Exception):
+    """The Pyodide runtime was not fetched: the message says how to fetch it."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    version: str
+    integrity: str
+    files: tuple[str, ...]
+    folder: Path
+
+
+def runtime() -> Runtime:
+    """The locked runtime and where ``scripts/fetch_pyodide.py`` puts it: the user's cache
+    (``$XDG_CACHE_HOME/blackpoker/pyodide/VERSION``, default ``~/.cache/…``), shared by every checkout and build
+    folder, as pip's cache is; ``BLACKPOKER_PYODIDE`` names another folder."""
+    lock = json.loads(LOCK.read_text(encoding="utf-8"))
+    version = lock["version"]
+    given = os.environ.get(RUNTIME_VARIABLE)
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = Path(given) if given else cache / "blackpoker" / "pyodide" / version
+    return Runtime(version, lock["integrity"], tuple(lock["files"]), folder)
+
+
+def runtime_files() -> list[Path]:
+    """The runtime's files; raises :class:`RuntimeMissing` when one is absent."""
+    rt = runtime()
+    paths = [rt.folder / name for name in rt.files]
+    missing = [p.name for p in paths if not p.is_file()]
+    if missing:
+        raise RuntimeMissing(f"{rt.folder}: the play page's Pyodide {rt.version} is not fetched ({', '.join(missing)} "
+                             "missing); run make, or .venv/bin/python scripts/fetch_pyodide.py")
+    return paths
+
+
+def engine_sources() -> list[Path]:
+    """The ``.py`` files the worker imports: the entry point's closure (imports read from the sources)."""
+    return [path for path in code_closure((ENGINE,)) if path.suffix == ".py"]
+
+
+def engine_zip() -> bytes:
+    """The engine's sources as a zip with fixed dates and order, so the same sources give the same bytes."""
+    import io
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(engine_sources()):
+            info = zipfile.ZipInfo(path.relative_to(PACKAGE.parent).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+EXAMPLES = "examples"  # the rulebook's worked examples (scenarios/examples/), each playable from its start
+
+
+def example_positions(rules: Rules) -> dict[str, dict[str, Any]]:
+    """Each worked example's starting position as the scenario runner sets it up, by the scenario's file stem
+    (the rulebook's 「この局面から遊ぶ」 opens ``play/index.html?example=STEM``). An example the edition cannot
+    play (``simulated: false``) or one about a refused setup has no position."""
+    from blackpoker.core.paths import SCENARIOS
+    from blackpoker.play.position import encode_state
+    from blackpoker.sim.scenario import build_start, load_scenario, unverified
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted((SCENARIOS / EXAMPLES).glob("*.yaml")):
+        name = f"scenarios/{EXAMPLES}/{path.name}"
+        if unverified(rules, path, name) is not None:
+            continue
+        scenario = load_scenario(path, rules, display_name=name)
+        try:
+            state = build_start(scenario, rules, record=True)
+        except Exception:  # a scenario about a refused setup: no position to play from
+            continue
+        out[path.stem] = {"title": scenario.title, "section": str(scenario.section), "state": encode_state(state)}
+    return out
+
+
+def regulations(rules: Rules) -> list[dict[str, Any]]:
+    """Each format with the frames Table 3.1 allows it (the definitions' frames list their formats)."""
+    return [{"id": f.id, "name": f.name, "frames": [{"id": fr.id, "name": fr.name} for fr in rules.frames_for_format(f.id)]}
+            for f in rules.formats]
+
+
+def render_page(rules: Rules) -> str:
+    env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    rt = runtime()
+    return env.get_template("index.html").render(
+        edition=rules.edition, regulations=regulations(rules), opponents=OPPONENTS, strengths=STRENGTHS,
+        default_strength=DEFAULT_STRENGTH, runtime_version=rt.version,
+        regulations_json=json.dumps(regulations(rules), ensure_ascii=False))
+
+
+def build_play(rules: Rules, out_dir: Path, *, runtime_too: bool = True) -> list[Path]:
+    """Write ``play/``: the page, its static files, the engine's zip and (unless ``runtime_too`` is False, for
+    tests of the pages' links) the runtime."""
+    root = out_dir / PLAY_DIR
+    written: list[Path] = []
+
+    def write(rel: str, data: str | bytes) -> None:
+        path = root / rel
+        write_atomic(path, data)
+        written.append(path)
+
+    sources = runtime_files() if runtime_too else []
+    write("index.html", render_page(rules))
+    for name in STATIC:
+        write(name, (TEMPLATE_DIR / "static" / name).read_bytes())
+    write("blackpoker.zip", engine_zip())
+    for stem, position in example_positions(rules).items():
+        write(f"{EXAMPLES}/{stem}.json", json.dumps(position, ensure_ascii=False, separators=(",", ":")))
+    for source in sources:
+        target = root / "pyodide" / source.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        written.append(target)
+    return written
