@@ -33,6 +33,10 @@ done
 if python3 -c 'import ensurepip' 2>/dev/null; then
   missing=("${missing[@]/python3-venv}")
 fi
+# npm is only needed when there is no npm command (Node.js from elsewhere ships its own, and conflicts with Debian's).
+if command -v npm >/dev/null 2>&1; then
+  missing=("${missing[@]/npm}")
+fi
 # python3-dev is only needed when the interpreter has no headers of its own (a pyenv or python.org build has them).
 if python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(sysconfig.get_paths()["include"] + "/Python.h"))' 2>/dev/null; then
   missing=("${missing[@]/python3-dev}")

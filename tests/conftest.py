@@ -32,6 +32,9 @@ def _group(item: pytest.Item) -> str | None:
     """The pytest-xdist group of a test: the tests that read the one rulebook build share a worker, so it is built
     once; so do the tests of a module's build fixture, and the other tests of a module that share a module fixture
     (rendered pages, a browser); the rest go wherever a worker is free."""
+    given = item.get_closest_marker("xdist_group")  # a test that asks for a build at run time says so itself
+    if given is not None:
+        return str(given.args[0])
     names = set(getattr(item, "fixturenames", ()))
     if "built_rulebook" in names:
         return "rulebook"
@@ -59,7 +62,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if BUILD_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.build)
         group = _group(item)
-        if group is not None:
+        if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
     if os.environ.get("PYTEST_XDIST_WORKER"):
         items.sort(key=_weight)  # stable: within a weight, the files' order

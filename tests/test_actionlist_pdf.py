@@ -181,6 +181,7 @@ def all_document(rules: Rules) -> Any:  # a weasyprint Document (untyped)
     return render_documents(rules, (all_page(rules),))["all"]
 
 
+@pytest.mark.build  # lays out the whole 'all' list with WeasyPrint
 def test_entries_are_never_split_and_headings_keep_their_first_entry(rules: Rules, all_document: Any) -> None:
     pages_of: dict[str, set[int]] = {}
     for number, page in enumerate(all_document.pages, start=1):

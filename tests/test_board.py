@@ -59,9 +59,11 @@ def test_every_board_fits_a_phone_column_at_11_px() -> None:
         end = run_scenario(rules, scenario).state
         assert end is not None, path.name
         svg = board_svg(end, "結果", before=build_start(scenario, rules))
-        width = float(re.search(r'viewBox="0 0 ([0-9.]+) ', svg).group(1))  # type: ignore[union-attr]
+        box, least = re.search(r'viewBox="0 0 ([0-9.]+) ', svg), re.search(r"--bp-min-width:(\d+)px", svg)
+        assert box is not None and least is not None, path.name
+        width = float(box[1])
         assert width <= 358 and min(_sizes(svg)) >= 11, path.name
-        assert re.search(r"--bp-min-width:(\d+)px", svg).group(1) == f"{width:.0f}"  # type: ignore[union-attr]
+        assert least[1] == f"{width:.0f}"
 
 
 def test_what_changed_is_marked_and_the_graveyard_is_counted() -> None:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # In a fresh interpreter: the JSON export, the action lists' HTML and every scenario's play-by-play, hashed.
@@ -35,6 +37,7 @@ def _digest(seed: str) -> str:
     return result.stdout.strip()
 
 
+@pytest.mark.build  # every action list's HTML, in two processes
 def test_output_is_identical_under_different_hash_seeds() -> None:
     digests = {seed: _digest(seed) for seed in ("0", "1", "4242")}
     assert len(set(digests.values())) == 1, digests

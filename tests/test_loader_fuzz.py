@@ -27,6 +27,7 @@ def mutations(draw: st.DrawFn) -> tuple[str, Any]:
     return name, mutate(draw, ORIGINAL[name], values)
 
 
+@pytest.mark.slow  # fuzzing: 60 loads of the definitions
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(mutations())
 def test_loader_only_answers_with_clean_errors(tmp_path_factory: pytest.TempPathFactory, mutation: tuple[str, Any]) -> None:
@@ -65,6 +66,7 @@ def damaged_bytes(draw: st.DrawFn) -> tuple[str, bytes]:
     return name, bytes(data)
 
 
+@pytest.mark.slow  # fuzzing: 80 loads of the definitions
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(damaged_bytes())
 def test_damaged_files_get_located_errors_never_a_crash(tmp_path_factory: pytest.TempPathFactory, damage: tuple[str, bytes]) -> None:

@@ -99,10 +99,12 @@ def test_the_importer_answers_blank_and_huge_values_with_located_errors(
     assert old in text
     (folder / file).write_text(text.replace(old, new, 1), encoding="utf-8")
     result = _run("import", str(folder), "-o", str(tmp_path / "defs"))
+    assert "internal error" not in result.stderr
+    if says is None:  # a blank ruby is no ruby: the reading comes from the base or the name
+        assert result.returncode == 0, result.stderr
+        return
     assert result.returncode == 2, result.stderr
-    assert "internal error" not in result.stderr and f"{file}:" in result.stderr
-    if says is not None:
-        assert says in result.stderr
+    assert f"{file}:" in result.stderr and says in result.stderr
     assert not (tmp_path / "defs").exists()
 
 

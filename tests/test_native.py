@@ -183,6 +183,7 @@ MATCHES = ("import hashlib; from blackpoker import load_rules; from blackpoker.s
            "('mast', 'extra', ('greedy', 'ismcts:4'))) for seed in (0, 1)])")
 
 
+@pytest.mark.slow  # many games, twice
 def test_the_policies_play_the_same_games_compiled_and_from_the_sources() -> None:
     """ISMCTS and greedy are compiled with the engine: the same seeds must give the same decisions both ways."""
     environ = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}

@@ -20,6 +20,7 @@ from blackpoker.play import browser
 from blackpoker.play.gameview import moves, play_by_play, view
 from blackpoker.play.session import Game, PlayError, resume, start
 from blackpoker.render.board import CHANGED, board_svg
+from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.engine import apply, legal_decisions
 from blackpoker.sim.state import PLAYER_NAMES
 
@@ -116,7 +117,7 @@ def test_the_record_replays_with_the_command_line(rules: Rules, tmp_path: Path) 
     done = subprocess.run([sys.executable, "-m", "blackpoker", "sim", "replay", str(path)], capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"{PLAYER_NAMES[game.state.winner]}" in done.stdout  # type: ignore[index]
+    assert game.state.winner is not None and PLAYER_NAMES[game.state.winner] in done.stdout
     again = resume(rules, json.loads(path.read_text(encoding="utf-8")))
     assert browser.final_state(again.state) == browser.final_state(game.state)
 
@@ -193,13 +194,17 @@ def test_cards_that_moved_are_marked(rules: Rules) -> None:
     game = start(rules, "lite", None, "greedy", 6, starts="human")
     legal = game.legal()
     bulwark = next(i for i, d in enumerate(legal) if getattr(d, "action_id", "") == "bulwark-set")
-    card = legal[bulwark].keys[0]  # type: ignore[union-attr]
+    chosen = legal[bulwark]
+    assert isinstance(chosen, RequestAction)
+    card = chosen.keys[0]
     game.play(bulwark)
     shown = view(game)
     assert str(card) in shown["moved"], "the person's own bulwark: they know the card (個人公開)"
     summons = [i for i, d in enumerate(game.legal()) if getattr(d, "action_id", "") == "soldier-summon"]
     assert summons and game.human_to_act
-    key = game.legal()[summons[0]].keys[0]  # type: ignore[union-attr]
+    summon = game.legal()[summons[0]]
+    assert isinstance(summon, RequestAction)
+    key = summon.keys[0]
     game.play(summons[0])
     while game.to_act not in (game.human, None):  # the computer answers
         game.opponent_step()

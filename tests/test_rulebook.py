@@ -248,6 +248,7 @@ def test_broken_definitions_fail_with_locations(tmp_path: Path) -> None:
     assert re.search(r"actions\.yaml:\d+:\d+: .*timing", str(info.value))
 
 
+@pytest.mark.build  # a whole rulebook build, failing at its end
 def test_warnings_fail_the_build(tmp_path: Path) -> None:
     source = tmp_path / "source"
     shutil.copytree(SOURCE, source)
@@ -544,6 +545,7 @@ def test_the_book_s_words_a_ruling_amends_are_marked_and_link_to_it(site: Path) 
     assert "本書では合計を +4 とします" in note[:2000]
 
 
+@pytest.mark.build  # a whole rulebook build, failing at its end
 def test_a_mark_naming_no_ruling_fails_the_build(tmp_path: Path) -> None:
     import shutil
 

@@ -125,6 +125,7 @@ def _blackpoker(args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
+@pytest.mark.slow  # starts a Dask scheduler and workers
 def test_a_dask_cluster_of_separate_processes_gives_the_same_study_as_local_workers(tmp_path: Path) -> None:
     with dask_cluster(tmp_path, [TOOLS, TOOLS]) as address:
         remote = _blackpoker([*STUDY, "--scheduler", address, "--out", str(tmp_path / "cluster")])

@@ -100,7 +100,8 @@ def test_the_single_page_markup_is_still_what_the_book_is_cut_at() -> None:
     message = "Sphinx's HTML changed: update the markup patterns in sphinx_private (the book is cut with them)"
     start = re.search(r"""'(<span id="document-)%s("></span>)'""", writer)
     assert start is not None, message
-    assert sphinx_private.DOCUMENT_START.fullmatch(f"{start[1]}intro{start[2]}")[1] == "intro"  # type: ignore[index]
+    marker = sphinx_private.DOCUMENT_START.fullmatch(f"{start[1]}intro{start[2]}")
+    assert marker is not None and marker[1] == "intro", message
     assert "<a class=\"headerlink\" href=" in writer, message
     assert sphinx_private.HEADERLINK.fullmatch('<a class="headerlink" href="#x" title="Link">¶</a>'), message
     assert "atts = {'class': 'reference'}" in writer and "atts['class'] += ' internal'" in writer, message

@@ -120,9 +120,11 @@ def test_a_simulated_edition_verifies_every_scenario(tmp_path: Path) -> None:
 
 
 def test_another_version_cannot_verify_the_repository_scenarios(tmp_path: Path) -> None:
-    rules = load_rules(edition(tmp_path / "defs", simulated=False, version="v8.2"))
+    rules = load_rules(edition(tmp_path / "defs", simulated=False, version="v9.0"))
     reasons = {unverified(rules, p) is not None for p in SCENARIOS.rglob("*.yaml")}
     assert reasons == {True}
+    found = unverified(rules, next(SCENARIOS.rglob("*.yaml")))
+    assert found is not None and found.reason == "このシナリオは v8.1、v8.2 のルール用で、この定義は v9.0 です"
 
 
 def test_the_rulebook_names_entries_the_definitions_must_have() -> None:
@@ -148,9 +150,9 @@ def test_the_rulebook_names_entries_the_definitions_must_have() -> None:
 @pytest.mark.slow
 def test_the_rulebook_of_another_version_marks_its_examples_not_verified(tmp_path: Path) -> None:
     from blackpoker.pipeline.rulebook import build_rulebook
-    defs = edition(tmp_path / "defs", simulated=False, version="v8.2")
+    defs = edition(tmp_path / "defs", simulated=False, version="v9.0")
     build_rulebook(defs, tmp_path / "site", pdf=False, work_dir=tmp_path / "work")
-    reason = "このシナリオは v8.1 のルール用で、この定義は v8.2 です"
+    reason = "このシナリオは v8.1、v8.2 のルール用で、この定義は v9.0 です"
     common = (tmp_path / "site" / "common.html").read_text(encoding="utf-8")
     assert "シミュレーターで未検証" in common and "✓ シミュレーターで検証済み" not in common
     assert f"この定義ではシミュレーターで再生できないため、検証していません。理由: {reason}" in common

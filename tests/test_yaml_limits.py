@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -77,13 +78,20 @@ def test_a_file_over_the_size_limit_is_refused_unparsed(tmp_path: Path) -> None:
 
 
 def test_a_scenario_that_is_a_device_is_a_one_line_environment_error(tmp_path: Path) -> None:
-    """A link to /dev/zero would be read for ever: refused unread, exit 1 (item 16)."""
+    """A link to /dev/zero would be read for ever: refused unread, as a link out of its folder (exit 2, issue 25
+    item 12); a pipe in the folder itself is the machine's state: refused unread, exit 1 (item 16)."""
     link = tmp_path / "zero.yaml"
     link.symlink_to("/dev/zero")
     result = subprocess.run([sys.executable, "-m", "blackpoker", "sim", "run", str(link)], capture_output=True,
                             text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert "is a link to a file outside its folder" in result.stderr and "(it is not read)" in result.stderr
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    result = subprocess.run([sys.executable, "-m", "blackpoker", "sim", "run", str(pipe)], capture_output=True,
+                            text=True, timeout=120)
     assert result.returncode == 1, result.stderr
-    assert result.stderr.strip() == f"{link}: not a regular file (a device, a pipe or a folder); expected a YAML file"
+    assert result.stderr.strip() == f"{pipe}: not a regular file (a device, a pipe or a folder); expected a YAML file"
 
 
 def test_an_unreadable_definitions_file_is_a_one_line_environment_error(tmp_path: Path,

@@ -58,6 +58,7 @@ COMPILED = (
     "blackpoker.sim.setup",
     "blackpoker.sim.state",
     "blackpoker.sim.text",
+    "blackpoker.sim.wording",
 )
 def source_of(module: str) -> Path:
     """The ``.py`` file of a module of the package (``__init__.py`` for a package)."""

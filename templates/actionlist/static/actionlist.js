@@ -19,6 +19,34 @@
     doc.addEventListener("keydown", function (ev) { if (ev.key === "Escape") setDrawer(false); });
   }
 
+  /* ---- the edition switcher: the same page of the other edition, at the entry the reader is at (the one in
+   * the address while it is on screen, else the first entry visible below the top bar), with the same filters ---- */
+  function entryInView() {
+    var bar = doc.querySelector(".topbar");
+    var top = bar ? bar.getBoundingClientRect().bottom : 0;
+    var height = window.innerHeight || doc.documentElement.clientHeight;
+    function onScreen(el) {
+      if (!el || el.hidden || !el.offsetParent) return false;
+      var r = el.getBoundingClientRect();
+      return r.bottom > top + 8 && r.top < height;
+    }
+    var named = window.location.hash ? doc.getElementById(window.location.hash.slice(1)) : null;
+    if (named && named.closest) named = named.closest("article.entry") || named;
+    if (named && named.id && onScreen(named)) return named.id;
+    var entries = doc.querySelectorAll("article.entry[id]");
+    for (var i = 0; i < entries.length; i++) {
+      if (onScreen(entries[i])) return entries[i].id;
+    }
+    return null;
+  }
+  doc.addEventListener("click", function (ev) {
+    var link = ev.target.closest && ev.target.closest("a.edition-switch");
+    if (!link || link.getAttribute("aria-current")) return;
+    var entry = entryInView();
+    ev.preventDefault();
+    window.location.href = link.href.split("#")[0].split("?")[0] + window.location.search + (entry ? "#" + entry : "");
+  });
+
   /* ---- help panels: 「防壁の置き方」 in an entry's text opens its panel (a closed <details> hides its text) ---- */
   function openTarget(id) {
     var panel = id && doc.getElementById(id);

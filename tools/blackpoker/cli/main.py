@@ -24,6 +24,7 @@ from blackpoker.cli.common import (
     one_folder,
     report_definition_errors,
 )
+from blackpoker.cli.diff import diff
 from blackpoker.cli.init import init
 from blackpoker.cli.official import import_
 from blackpoker.cli.sim import sim
@@ -80,12 +81,18 @@ def export(directory: Path | None, definitions: Path | None, output: Path | None
 @definitions_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/site"),
               show_default=True, help="The output folder; replaced only when the whole build succeeds.")
-def build(definitions: Path | None, out: Path) -> None:
-    """Build everything: rulebook, action lists, PDFs and the JSON export."""
+@click.option("--edition", "editions", type=click.Path(file_okay=False, path_type=Path), multiple=True,
+              help="Another edition to publish beside the definitions, in a folder of its own (repeatable; "
+                   "default: every definitions folder in editions/ beside the definitions).")
+@click.option("--no-editions", is_flag=True, help="Publish the definitions' edition only.")
+def build(definitions: Path | None, out: Path, editions: tuple[Path, ...], no_editions: bool) -> None:
+    """Build everything: rulebook, action lists, PDFs and the JSON export, and the other editions' lists."""
     from blackpoker.pipeline.build import BuildError, OutputRefused
     from blackpoker.pipeline.build import build as run_build
+    chosen = [] if no_editions else list(editions) or None
     try:
-        report = run_build(definitions_folder(definitions), out, progress=lambda line: echo(line, err=True))
+        report = run_build(definitions_folder(definitions), out, progress=lambda line: echo(line, err=True),
+                           editions=chosen)
     except DefinitionErrors as exc:
         report_definition_errors(exc)
     except OutputRefused as exc:
@@ -120,6 +127,7 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
 
 cli.add_command(sim)
 cli.add_command(import_)
+cli.add_command(diff)
 cli.add_command(init)
 
 # The libraries of the `site` extra, by import name: only the commands that render (build, serve, sim balance)

@@ -3,7 +3,7 @@
 A PNG or JPEG must be what its name says and have at most ``MAX_PIXELS`` pixels (a small file can decode to
 gigabytes: a "PNG bomb"); its size is read from its header, nothing is decoded. An SVG is a document that can
 reference files and addresses, run scripts and define entities: only a safe subset is accepted (no document
-type or entities, no script or foreign content, no event handlers, every reference internal: ``#id``).
+type or entities, no script or foreign content, no event handlers, every link within the picture: ``#id``).
 Each check returns the problem in words, or None.
 """
 

@@ -7,6 +7,8 @@ JSON export and the simulator keep their text.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import TypeVar
 
 RANGE_MARK = "～"  # U+FF5E, as the printed v8.1 book sets ranges
@@ -17,3 +19,15 @@ T = TypeVar("T", bound=str)
 def for_readers(text: T) -> T:
     """``text`` as a reader sees it (a ``markupsafe.Markup`` stays one: its replace keeps the type)."""
     return text.replace("~", RANGE_MARK)  # type: ignore[return-value]  # str.replace is typed str; Markup's keeps Markup
+
+
+# Glyphs that are one character for a reader of the rules though Unicode keeps them apart: NFKC folds the widths
+# (！ → !, ０ → 0, （ → (, ～ → ~), not these.
+_SAME_GLYPH = str.maketrans({"♢": "◇", "〜": "~", "～": "~"})
+_SPACE = re.compile(r"\s+")
+
+
+def typography_key(text: str) -> str:
+    """``text`` with what a typesetter may change set aside (width, ◇/♢, ~/〜, every space and line break): two
+    texts with equal keys differ in typography only (the editions' differences, conditions the simulator reads)."""
+    return _SPACE.sub("", unicodedata.normalize("NFKC", text).translate(_SAME_GLYPH))

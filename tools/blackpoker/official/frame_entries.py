@@ -62,7 +62,7 @@ def _frame(ctx: Context, e: Entry) -> None:
     if cv.camel(d["id"]) != official:
         d["official_id"] = official
     d["name"] = ctx.text(e, "name", required=True)
-    if ctx.text(e, "ruby") is not None:  # a blank ruby is no ruby, as for every text field
+    if e.raw.get("ruby") is not None and str(e.raw["ruby"]).strip():  # a blank ruby is no ruby
         d["reading"], note = ctx.mapped(e, "ruby", lambda r: cv.read_reading(r, d["name"]))
         ctx.note(e.src, e.path + ("ruby",), note)
     else:

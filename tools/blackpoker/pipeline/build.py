@@ -25,7 +25,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,11 +39,13 @@ from blackpoker.infra.cache import StepCache, fingerprint
 from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.pipeline.code import code_closure
 from blackpoker.render.actionlist.help import HELP_SOURCES
+from blackpoker.render.actionlist.switcher import ONE_EDITION, ListSite
 from blackpoker.sim.gaps import coverage_problems
 from blackpoker.sim.playable import unplayable
 
 if TYPE_CHECKING:
     from blackpoker.infra.jobs import Scheduler
+    from blackpoker.pipeline.editions import EditionPlan, Job
 
 
 MARKER = ".blackpoker-site"  # written into every site the build publishes: only such a folder is ever replaced
@@ -102,6 +104,7 @@ class Context:
     runner: Scheduler
     parts: Path  # the part cache's folder
     work: Path  # where steps keep state between builds of this output (the rulebook's Sphinx environment)
+    site: ListSite = ONE_EDITION  # the edition's place among the site's editions (the lists' switcher)
 
 
 @dataclass(frozen=True)
@@ -139,8 +142,8 @@ def _actionlists(definitions: Path, staging: Path, context: Context) -> tuple[li
     from blackpoker.render.pdfparts import PartCache
     rules = load_rules(definitions)
     used: list[str] = []
-    files = build_html(rules, staging, prose_folder(definitions)) + build_pdfs(rules, staging, runner=context.runner,
-                                                    cache=PartCache(context.parts), used=used)
+    files = build_html(rules, staging, context.site, prose_folder(definitions)) + build_pdfs(
+        rules, staging, runner=context.runner, cache=PartCache(context.parts), used=used)
     return files, _pdf_pages(files), used
 
 
@@ -198,7 +201,8 @@ def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     if failed:
         raise RuntimeError(f"{len(failed)} of {len(paths)} scenarios fail:\n" + "\n".join(failed))
     if skipped:
-        return [], f"{len(paths) - skipped} scenarios pass, {skipped} not verified (simulated: false)"
+        why = "simulated: false" if not rules.edition.simulated else "written for other editions"
+        return [], f"{len(paths) - skipped} scenarios pass, {skipped} not verified ({why})"
     return [], f"{len(paths)} scenarios pass"
 
 
@@ -229,6 +233,9 @@ STEPS: tuple[Step, ...] = (
          code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
 )
 CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # what every step depends on
+# the 版の違い pages, written by every build of several editions (not a cached step: they take a moment)
+CHANGES_CODE = ("blackpoker.pipeline.editions", "blackpoker.render.diffpage")
+CHANGES_INPUTS = ("templates/diff",)
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
 
 
@@ -256,10 +263,15 @@ def kept_state_key(step: Step, definitions: Path = DEFINITIONS) -> str:
 
 
 def build_inputs(definitions: Path) -> list[Path]:
-    """Every file or folder a build reads: what the preview watches (the union of the steps' keys). The pictures
-    folder is watched whole, even before it exists, so a picture added later is seen."""
+    """Every file or folder a build reads: what the preview watches (the union of the steps' keys, the other
+    editions' definitions and what the 版の違い pages are made of). The pictures folder is watched whole, even
+    before it exists, so a picture added later is seen."""
+    from blackpoker.pipeline.editions import other_editions
     pictures = (definitions / IMAGES).resolve()
+    editions = [path for folder in other_editions(definitions) for path in _definition_files(folder)]
+    changes = code_closure(CHANGES_CODE) + existing_inputs(CHANGES_INPUTS)
     return sorted({*(p for p in _definition_files(definitions) if not p.is_relative_to(pictures)), pictures,
+                   *editions, *changes,
                    *(path for step in STEPS for path in _roots(step, definitions))})
 
 
@@ -335,13 +347,18 @@ def _not_simulated(rules: Rules) -> str:
 
 
 def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = print,
-          jobs: int | None = None, cache_dir: Path | None = None) -> BuildReport:
+          jobs: int | None = None, cache_dir: Path | None = None,
+          editions: Sequence[Path] | None = None) -> BuildReport:
     """Build everything from ``definitions`` into ``out``; raise BuildError or DefinitionErrors on failure.
+
+    ``editions``: the other editions published beside it, each under its own folder with its action lists and
+    JSON (default: every definitions folder in ``editions/`` beside ``definitions``; see pipeline/editions.py).
 
     One build at a time per output folder: a second one waits for the first (see locks.py). Builds of other
     output folders may run at the same time and share the cache.
     """
     from blackpoker.infra.locks import CacheLease, output_lock
+    from blackpoker.pipeline.editions import Edition, other_editions, plan_editions
 
     start = time.perf_counter()
     # fail fast, before any file is touched; the build plays the scenarios, so the simulator must cover the rules
@@ -349,6 +366,14 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     _check_rulebook_refs(rules, prose_folder(definitions))
     progress(f"checked definitions: {rules.edition.version}, {len(rules.actions)} actions"
              + _not_simulated(rules))
+    others = [Edition(folder, load_rules(folder, extra_checks=(coverage_problems,)))
+              for folder in (other_editions(definitions) if editions is None else editions)]
+    plan = plan_editions(Edition(definitions, rules), others)
+    for edition in others:
+        progress(f"checked edition {edition.rules.edition.version} ({edition.definitions}): "
+                 f"{len(edition.rules.actions)} actions, published in {plan.sites[edition.version].root}")
+    for warning in plan.warnings:
+        progress(f"warning: {warning}")
 
     out = out.resolve()
     check_output(out, definitions)
@@ -358,7 +383,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
         check_output(out, definitions)  # again: the build we waited for may have changed the folder
         lease = CacheLease(cache_root)
         with lease.shared():
-            report = _build(definitions, rules, out, cache_root, progress, jobs)
+            report = _build(plan, out, cache_root, progress, jobs)
         with lease.alone() as alone:
             if alone:  # no other build reads the cache: drop what no recent build uses
                 _clean_cache(cache_root, out)
@@ -394,9 +419,10 @@ def _clean_cache(cache_root: Path, out: Path) -> None:
     shutil.rmtree(cache_root / "rulebook-work", ignore_errors=True)  # the single folder of older versions
 
 
-def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progress: Callable[[str], None],
+def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[str], None],
            jobs: int | None) -> BuildReport:
-    """The build proper, holding the output folder's lock and a shared hold on the cache."""
+    """The build proper, holding the output folder's lock and a shared hold on the cache: every step of the
+    current edition, the steps of each other edition (into its folder), then the 版の違い pages."""
     from blackpoker.infra.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
 
     _remove_leftovers(out)
@@ -410,33 +436,35 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
     work.mkdir(parents=True, exist_ok=True)
     os.utime(work)  # most recently used: kept by the clean-up
     try:
-        pending: list[tuple[Step, str]] = []
-        for step in STEPS:
-            key = step_key(step, definitions, rules)
+        pending: list[tuple[Step, str, Job]] = []
+        for step, job in plan.jobs(STEPS):
+            site = job.site
+            key = job.key(step_key(step, job.definitions, job.rules))
             t0 = time.perf_counter()
-            restored = cache.restore(step.name, key, staging, warn=progress)
+            restored = cache.restore(job.cache_name, key, staging / site.root, warn=progress)
             if restored is None:
-                pending.append((step, key))
+                pending.append((step, key, job))
                 continue
             report.results.append(StepResult(step.name, tuple(restored), time.perf_counter() - t0, "unchanged"))
-            progress(f"  = {step.title}: unchanged, {len(restored)} files reused")
+            progress(f"  = {job.title}: unchanged, {len(restored)} files reused")
         if pending:
             workers = jobs or default_workers()
             pool = process_pool(workers)  # before any thread starts: the workers are forked
             scheduler = Scheduler(pool, workers)
-            context = Context(scheduler, cache_root / "parts", work)
             lock = threading.Lock()
             interrupted = True
             try:
-                futures: dict[Future[StepResult], tuple[Step, str]] = {}
+                futures: dict[Future[StepResult], tuple[Step, str, Job]] = {}
                 threads = []
                 # the lead pipeline first, and alone until its first job is queued: it heads the longest
                 # chain of work, and the other threads would otherwise keep it from the interpreter lock
-                for step, key in sorted(pending, key=lambda p: not p[0].lead):
-                    progress(f"  … {step.title}")
-                    step_dir = scratch / f"step-{step.name}"
+                for step, key, job in sorted(pending, key=lambda p: not p[0].lead):
+                    progress(f"  … {job.title}")
+                    step_dir = scratch / f"step-{job.folder_name}"
                     step_dir.mkdir()
+                    definitions = job.definitions
                     if step.pipeline is not None:
+                        context = Context(scheduler, cache_root / "parts", work, job.site)
                         future: Future[StepResult] = Future()
                         thread = threading.Thread(target=_in_thread, daemon=True,
                                                   args=(future, _run_pipeline, step, definitions.resolve(), step_dir, context))
@@ -448,23 +476,23 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
                     else:
                         future = scheduler.submit(_run_step, step.name, str(definitions.resolve()), str(step_dir),
                                                   priority=NORMAL)
-                    futures[future] = (step, key)
-                for future, (step, key) in futures.items():
+                    futures[future] = (step, key, job)
+                for future, (_step, key, job) in futures.items():
                     try:
                         result = future.result()
                     except DefinitionErrors as exc:
-                        failures.append(f"{step.title}: definitions:\n{exc}")
+                        failures.append(f"{job.title}: definitions:\n{exc}")
                         continue
                     except Exception as exc:
-                        failures.append(f"{step.title}: {type(exc).__name__}: {exc}")
+                        failures.append(f"{job.title}: {type(exc).__name__}: {exc}")
                         continue
-                    step_dir = scratch / f"step-{step.name}"
+                    step_dir = scratch / f"step-{job.folder_name}"
                     with lock:
-                        files = _merge(step_dir, staging, result.files)
-                        cache.store(step.name, key, staging, files, result.parts)
+                        files = _merge(step_dir, staging / job.site.root, result.files)
+                        cache.store(job.cache_name, key, staging / job.site.root, files, result.parts)
                     report.results.append(result)
                     what = ", ".join(x for x in (f"{len(result.files)} files" if result.files else "", result.detail) if x)
-                    progress(f"  ✓ {step.title}: {what} ({result.seconds:.1f} s)")
+                    progress(f"  ✓ {job.title}: {what} ({result.seconds:.1f} s)")
                 for thread in threads:
                     thread.join()
                 interrupted = False
@@ -472,6 +500,9 @@ def _build(definitions: Path, rules: Rules, out: Path, cache_root: Path, progres
                 stop_pool(pool, now=interrupted)
         if failures:
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
+        changes = plan.write_changes(staging)
+        if changes:
+            progress(f"  ✓ 版の違い: {len(changes)} pages")
         (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         make_publishable(staging)
         _swap(staging, out, scratch / "old")

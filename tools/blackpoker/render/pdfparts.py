@@ -291,7 +291,7 @@ def local_fetcher(base_url: str) -> Any:
     base = Path(url2pathname(unquote(urlsplit(base_url).path))) if base_url.startswith("file:") else Path(base_url)
     roots = [base.resolve(), TEMPLATES, SOURCE]
 
-    class LocalFetcher(URLFetcher):  # type: ignore[misc]
+    class LocalFetcher(URLFetcher):  # type: ignore[misc]  # weasyprint is untyped: its class is Any
         def fetch(self, url: str, headers: Any = None) -> Any:
             parts = urlsplit(url)
             scheme = parts.scheme.lower()

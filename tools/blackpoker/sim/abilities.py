@@ -11,23 +11,25 @@ from typing import Final
 
 from blackpoker.core.cards import Card
 from blackpoker.core.model import Action, Rules, Trump
+from blackpoker.core.typography import typography_key
 from blackpoker.sim import lookup
 from blackpoker.sim.state import Character, GameState, Modifier
 
 SCOPE_ORDER: Final = {"all": 0, "your": 1, "this": 2}
 
-# 4.3.2: a label that holds only sometimes names its condition in the definitions; each condition text is code here.
+# 4.3.2: a label that holds only sometimes names its condition in the definitions; each condition text is code here,
+# found whatever its typography (第8.2版 writes キーカードにAが…: core.typography.typography_key).
 LABEL_CONDITIONS: Final = {
-    "キーカードに A が含まれる場合のみ": lambda ch: any(c.rank == 1 for c in ch.cards),
+    typography_key("キーカードに A が含まれる場合のみ"): lambda ch: any(c.rank == 1 for c in ch.cards),
 }
-_CONDITIONS_BY_WORDING: Final = {"".join(text.split()): check for text, check in LABEL_CONDITIONS.items()}
 
 
 def label_condition(text: str) -> Callable[[Character], bool] | None:
-    """The code of a label condition, read whatever its spacing (the official files write 「キーカードにAが含まれ
-    る場合のみ」); None for one the simulator does not know: the label is then not held, and ``blackpoker check``
-    lists the condition as not simulated."""
-    return _CONDITIONS_BY_WORDING.get("".join(text.split()))
+    """The code of a label condition, read whatever its typography (the official files write 「キーカードにAが含まれ
+    る場合のみ」: core.typography.typography_key); None for one the simulator does not know: the label is then not
+    held, and ``blackpoker check`` lists the condition as not simulated."""
+    return LABEL_CONDITIONS.get(typography_key(text))
+
 
 # 4.3.3: the fog abilities, as (scope, sign). アップ/ダウン act on their target ("対象とした兵士" → this),
 # フォース on "自分の兵士全て" (your).

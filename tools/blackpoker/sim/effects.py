@@ -20,6 +20,7 @@ from blackpoker.sim.game_errors import IllegalDecision, NeedChoice
 from blackpoker.sim.requests import target_candidates
 from blackpoker.sim.state import AttackLine, Character, FogCard, GameState, Request, Target, player_name, sort_cards
 from blackpoker.sim.text import card_list, char_text
+from blackpoker.sim.wording import KNOWN, knows_wording
 
 DONE: Final = "決定"
 
@@ -101,9 +102,10 @@ TRIGGERED = {"charge": "after end", "draw": "after charge", "block": "after atta
              "trap-counter": "an opponent's request with a key card equal to your rare card lands on the stage"}
 
 
-def simulates(action_id: str) -> bool:
-    """Whether the simulator has an effect for the action (the others are never offered as requests)."""
-    return action_id in EFFECTS
+def simulates(action_id: str, rules: Rules | None = None) -> bool:
+    """Whether the simulator has an effect for the action (the others are never offered as requests); with
+    ``rules``, also whether it knows the edition's wording of it (sim/wording.py)."""
+    return action_id in EFFECTS and (rules is None or action_id not in KNOWN or knows_wording(rules, action_id))
 
 
 def summoned_type(rules: Rules, action_id: str, kind: str = "soldier") -> str:
@@ -369,7 +371,7 @@ def _counter(ctx: Ctx) -> None:
 
 @effect("ceasefire")
 def _ceasefire(ctx: Ctx) -> None:
-    negate(ctx, ctx.target().ref)
+    negate(ctx, ctx.target().ref)  # its target, a ダメージ判定 request, has no key cards (wording.py)
 
 
 @effect("reunion")
@@ -503,10 +505,10 @@ def _throw(ctx: Ctx) -> None:
 @effect("death-spear")
 def _death_spear(ctx: Ctx) -> None:
     s, ch = ctx.state, ctx.target_char()
-    n, d = size(s, ch), ctx.key_of_suit("D").number
+    n, d = size(s, ch), ctx.key_of_suit("D").number  # 第8.1版's 「数字」 is the size: ruling soldier-number-size
     if n == 0 or n % d:
         if ctx.state.recording:
-            ctx.log(f"兵士の数字 {n} は {d} で割り切れない(または0)ため効果なし")
+            ctx.log(f"兵士のサイズ {n} は {d} で割り切れない(または0)ため効果なし")
         return
     ops.remove_character(s, ch.uid)
     rest = list(ch.cards)

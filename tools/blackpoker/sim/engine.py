@@ -76,7 +76,7 @@ def legal_options(state: GameState) -> Sequence[Decision]:
         return [Choose(o) for o in state.pending.options]
     assert state.chance is not None
     # an action the simulator has no effect for (an edition with ``simulated: false``) is never offered
-    return Options([g for g in request_groups(state, state.chance) if simulates(g.action_id)])
+    return Options([g for g in request_groups(state, state.chance) if simulates(g.action_id, state.rules)])
 
 
 class Options(Sequence[Decision]):
@@ -157,7 +157,7 @@ def _request(s: GameState, decision: RequestAction, validate: bool = True) -> No
     assert player is not None
     if validate:
         check_request(s, player, decision)
-    if not simulates(decision.action_id):  # legal, but its effect is unknown (an edition with simulated: false)
+    if not simulates(decision.action_id, s.rules):  # legal, but its effect is unknown (an edition with simulated: false)
         raise IllegalDecision(f"「{s.rules.action(decision.action_id).name}」はシミュレーターが扱わないアクションです")
     action = lookup.action(s.rules, decision.action_id)
     s.passes = ()  # [4]

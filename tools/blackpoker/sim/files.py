@@ -4,6 +4,7 @@ schema and check that they were written for the loaded ruleset, with every probl
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.model import Rules
@@ -21,7 +22,17 @@ def read_checked(path: Path, schema: str, rules: Rules, display_name: str | None
     errors = list(validate(src, schema))
     if errors:
         raise DefinitionErrors(errors)
-    if src.data["ruleset"] != rules.edition.version:
-        raise DefinitionErrors([src.error(("ruleset",), f"'{src.data['ruleset']}' is not the loaded ruleset "
-                                                        f"'{rules.edition.version}'")])
+    if rules.edition.version not in editions_of(src.data):
+        raise DefinitionErrors([src.error(("ruleset",), f"'{', '.join(editions_of(src.data))}' is not the loaded "
+                                                        f"ruleset '{rules.edition.version}'")])
     return src
+
+
+def editions_of(data: Any) -> tuple[str, ...]:
+    """The editions a scenario or record says it holds in: its ``ruleset``, one version or a list of them."""
+    value = data.get("ruleset") if isinstance(data, dict) else None
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    return ()

@@ -1,9 +1,9 @@
 """What the simulator does not cover in a ruleset: the report ``blackpoker check`` and the build read.
 
-Actions with no effect, effects with no action, triggered actions with no detection, activation and label
-conditions the simulator does not know, frames with no setup, zones with no disclosure view. It reads the
-simulator's registries (effects, frame setups, views, label conditions), never the engine, so checking the
-definitions does not load the game.
+Actions with no effect, effects worded as the simulator does not know (sim/wording.py), effects with no action,
+triggered actions with no detection, activation and label conditions the simulator does not know, frames with no
+setup, zones with no disclosure view. It reads the simulator's registries (effects, frame setups, views, label
+conditions), never the engine, so checking the definitions does not load the game.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from blackpoker.sim.effects import EFFECTS, TRIGGERED
 from blackpoker.sim.frames import SETUPS
 from blackpoker.sim.observe import VIEWS
 from blackpoker.sim.requests import SUMMONING, activation_known
+from blackpoker.sim.wording import unknown_wordings
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,8 @@ class Gap:  # not core.frozen.Frozen: that base is compiled, and an interpreted 
 
 
 def coverage_gaps(rules: Rules) -> list[Gap]:
-    """Actions with no effect, effects with no action, unmapped condition texts, frames with no setup, zones
+    """Actions with no effect, effects worded as the simulator does not know (sim/wording.py), effects with no
+    action, unmapped condition texts, frames with no setup, zones
     with no disclosure view."""
     gaps = []
     actions_file = Origin(rules.actions[0].origin.file, ())
@@ -40,6 +42,9 @@ def coverage_gaps(rules: Rules) -> list[Gap]:
         if a.id not in EFFECTS:
             gaps.append(Gap(a.origin, f"action '{a.id}' has no effect in the simulator",
                             f"アクション「{a.name}」: 効果をシミュレーターが扱いません"))
+    for a in unknown_wordings(rules):
+        gaps.append(Gap(a.origin.sub("effect"), f"action '{a.id}': the wording of its effect is not one the simulator "
+                        "knows (sim/wording.py)", f"アクション「{a.name}」: 効果の文言をシミュレーターが扱いません"))
     for action_id in sorted(set(EFFECTS) - action_ids):
         gaps.append(Gap(actions_file, f"effect '{action_id}' has no action in the definitions"))
     for a in rules.actions:

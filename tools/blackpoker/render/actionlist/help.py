@@ -132,13 +132,14 @@ def _render(rules: Rules, path: Path, lines: list[str], title: str, page_href: s
     return Markup("").join(out)
 
 
-def help_panels(rules: Rules, source: Path = SOURCE) -> tuple[HelpPanel, ...]:
-    """The panels, each with its section's text and figure and a link to the section in the rulebook."""
+def help_panels(rules: Rules, source: Path = SOURCE, *, book: str = "../../") -> tuple[HelpPanel, ...]:
+    """The panels, each with its section's text and figure and a link to the section in the rulebook (``book``:
+    the rulebook's folder from the list pages)."""
     panels = []
     for p in PANELS:
         path = source / f"{p.page}.md"
         heading, lines = _section_lines(path, p.label)
-        page_href = f"../../{p.page}.html"
+        page_href = f"{book}{p.page}.html"
         panels.append(HelpPanel(p.anchor, p.title, f"{page_href}#{p.label}",
                                 _render(rules, path, lines, heading, page_href)))
     return tuple(panels)

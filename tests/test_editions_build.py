@@ -1,0 +1,76 @@
+"""The site publishes every edition: 第8.1版 at the root as before, 第8.2版 under v8.2/ with its action lists
+(HTML and PDF), its JSON and its verified scenarios, a switcher on every list page, and 版の違い between them; an
+edit in 第8.1版 runs nothing of 第8.2版. One full build (slow), then one edit."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from blackpoker.core.paths import DEFINITIONS, ROOT
+from blackpoker.pipeline.build import build
+from htmlcheck import ids_of
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[str]]:
+    root = tmp_path_factory.mktemp("editions")
+    shutil.copytree(DEFINITIONS, root / "definitions")
+    shutil.copytree(ROOT / "editions", root / "editions")
+    lines: list[str] = []
+    report = build(root / "definitions", root / "site", progress=lines.append, cache_dir=root / "cache")
+    print("\n".join(lines), f"\ncold build of both editions: {report.seconds:.1f} s")  # shown with pytest -s
+    return root, root / "site", lines
+
+
+def test_v81_at_the_root_and_v82_in_its_folder(site: tuple[Path, Path, list[str]]) -> None:
+    _, out, lines = site
+    assert (out / "index.html").is_file() and (out / "actionlist" / "html" / "all.html").is_file()
+    assert json.loads((out / "blackpoker-rules.json").read_text(encoding="utf-8"))["ruleset"]["version"] == "v8.1"
+    v82 = out / "v8.2"
+    assert json.loads((v82 / "blackpoker-rules.json").read_text(encoding="utf-8"))["ruleset"]["version"] == "v8.2"
+    for page in ("lite", "std", "pro", "mast", "extra", "all"):
+        assert (v82 / "actionlist" / "html" / f"{page}.html").is_file()
+        assert (v82 / "actionlist" / "pdf" / f"blackpoker-{page}.pdf").is_file()
+    assert not (v82 / "index.html").exists()  # no prose of its own: no rulebook
+    assert any("verified scenarios [第8.2版]: 102 scenarios pass" in line for line in lines), lines
+    assert any(line.startswith("warning: アクション 停戦 (ceasefire): its wording changed") for line in lines)
+
+
+def test_every_list_page_switches_edition_and_links_the_changes(site: tuple[Path, Path, list[str]]) -> None:
+    _, out, _ = site
+    for edition, up in (("", "../../"), ("v8.2/", "../../../")):
+        for page in ("mast", "all"):
+            text = (out / edition / "actionlist" / "html" / f"{page}.html").read_text(encoding="utf-8")
+            assert f'href="{up}actionlist/html/{page}.html"' in text
+            assert f'href="{up}v8.2/actionlist/html/{page}.html"' in text
+            assert f'href="{up}changes/v8.1-v8.2.html"' in text
+            assert f'href="{up}index.html">ルールブック' in text  # the one rulebook, at the root
+    v82 = (out / "v8.2" / "actionlist" / "html" / "all.html").read_text(encoding="utf-8")
+    assert ids_of(v82)["act-sword-rain"] == 1 and "サイズがキーカードの合計値以下" in v82
+    assert "entry-book" not in v82  # v8.1's rulebook is not v8.2's text
+
+
+def test_the_changes_page_links_into_v82(site: tuple[Path, Path, list[str]]) -> None:
+    _, out, _ = site
+    page = (out / "changes" / "v8.1-v8.2.html").read_text(encoding="utf-8")
+    assert "版の違い 第8.1版 → 第8.2版" in page and "文言の変更 20箇所" in page
+    assert 'href="../v8.2/actionlist/html/all.html#act-ceasefire"' in page
+    assert (out / "changes" / "../v8.2/actionlist/html/all.html").resolve().is_file()
+
+
+def test_an_edit_in_v81_runs_nothing_of_v82(site: tuple[Path, Path, list[str]]) -> None:
+    root, out, _ = site
+    actions = root / "definitions" / "actions.yaml"
+    actions.write_text(actions.read_text(encoding="utf-8").replace(
+        "数字分加算される。その印として", "数字分だけ加算される。その印として", 1), encoding="utf-8")
+    lines: list[str] = []
+    report = build(root / "definitions", out, progress=lines.append, cache_dir=root / "cache")
+    print("\n".join(lines), f"\nafter an edit in v8.1: {report.seconds:.1f} s")
+    v82 = [line for line in lines if "[第8.2版]" in line]
+    assert len(v82) == 3 and all(line.startswith("  = ") and "unchanged" in line for line in v82), lines
