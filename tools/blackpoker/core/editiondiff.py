@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from blackpoker.core.kinds import KINDS, Named, kind_of, named_entries, official_id
@@ -57,10 +57,12 @@ class EntryChange:
 
     @property
     def wording(self) -> tuple[FieldChange, ...]:
+        """The fields whose words changed: what a reader must relearn, counted and listed apart."""
         return tuple(f for f in self.fields if not f.typography)
 
     @property
     def typography(self) -> tuple[FieldChange, ...]:
+        """The fields where only widths, glyph variants, spaces or line breaks changed: shown, but no new rule."""
         return tuple(f for f in self.fields if f.typography)
 
 
@@ -81,10 +83,12 @@ class RulesDiff:
 
     @property
     def wording_changes(self) -> int:
+        """How many fields changed their words, for the summary line (CLI and 版の違い page) alike."""
         return sum(len(c.wording) for c in self.changed)
 
     @property
     def typography_changes(self) -> int:
+        """How many fields changed only their typography, counted apart so they do not inflate the rewordings."""
         return sum(len(c.typography) for c in self.changed)
 
     @property
@@ -294,9 +298,3 @@ def diff_rules(old: Rules, new: Rules) -> RulesDiff:
 def marked(runs_: tuple[Run, ...], left: str = "[", right: str = "]") -> str:
     """Runs as one line of plain text with the changed characters between marks (for a terminal)."""
     return "".join(f"{left}{r.text}{right}" if r.changed else r.text for r in runs_)
-
-
-def iter_changes(diff: RulesDiff) -> Iterator[tuple[EntryChange, FieldChange]]:
-    for change in diff.changed:
-        for f in change.fields:
-            yield change, f
