@@ -7,9 +7,11 @@ Slow (six full builds), but it is the promise that `make serve` and `make` may r
 from __future__ import annotations
 
 import os
+import queue
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -78,6 +80,32 @@ def test_two_builds_of_different_definitions_at_once_each_publish_their_own_site
     assert _differences(shared / "b", original_site) == []
 
 
+def _lines_until(process: subprocess.Popen[str], prefix: str, timeout: float = 300) -> list[str]:
+    """The process's lines up to the first that starts with prefix; a reader thread, so that a build that
+    never says it waits fails the test instead of hanging it."""
+    assert process.stdout is not None
+    stream, lines = process.stdout, queue.Queue[str]()
+
+    def read() -> None:
+        for line in iter(stream.readline, ""):
+            lines.put(line)
+            if line.startswith(prefix):
+                return
+        lines.put("")  # end of output
+
+    threading.Thread(target=read, daemon=True).start()
+    said: list[str] = []
+    deadline = time.monotonic() + timeout
+    while not said or not said[-1].startswith(prefix):
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            pytest.fail(f"no line starting with {prefix!r} within {timeout:.0f} s: {said}")
+        assert line, f"the output ended without a line starting with {prefix!r}: {said}"
+        said.append(line)
+    return said
+
+
 HOLDER = """
 import sys, time
 from pathlib import Path
@@ -99,9 +127,11 @@ def test_a_second_build_of_one_output_waits_for_the_first_and_says_so(tmp_path: 
             time.sleep(0.05)
         build = _start(DEFINITIONS, out)
         assert build.stdout is not None
-        waiting = [build.stdout.readline() for _ in range(2)]
-        assert any("waiting: another build is writing" in line and f"process {holder.pid}" in line
-                   for line in waiting), waiting
+        # the inputs are checked before the lock (bad input fails fast, without waiting): one line per
+        # definitions folder and warning, however many editions there are; then the build says it waits
+        before = _lines_until(build, "waiting: ")
+        assert all(line.startswith(("checked ", "warning: ")) for line in before[:-1]), before
+        assert "waiting: another build is writing" in before[-1] and f"process {holder.pid}" in before[-1], before
         assert build.poll() is None and not out.exists()  # it waits: nothing written yet
         release.touch()
         _finish(build)
