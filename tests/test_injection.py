@@ -3,6 +3,7 @@ page of the site in Chromium (rulebook, search and lists alike) and the text of 
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import threading
@@ -93,13 +94,25 @@ def _failures(folder: Path) -> str:
     return "\n".join(out)
 
 
+def _quoted(source: Path) -> str:
+    """The string literals of a module that its code uses: comments and docstrings only talk about the rules
+    (「第8.1版 says …」), so a text they name may still carry the payload."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    documents = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, documents) and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    return "\n".join(node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                     and isinstance(node.value, str) and id(node) not in docstrings)
+
+
 def inject(folder: Path) -> set[Leaf]:
     """Append the payload to every string of the definitions in ``folder`` that the checks let carry it.
 
     Left alone: texts the checks refuse with it (ids, versions, cards, names other entries quote) and those the
     scenarios or the simulator quote (a renamed action fails a scenario: not the renderers' concern).
     """
-    simulator = "\n".join(p.read_text(encoding="utf-8") for p in (PACKAGE / "sim").glob("*.py"))
+    simulator = "\n".join(_quoted(p) for p in sorted((PACKAGE / "sim").glob("*.py")))
     docs = {f.name: yaml.safe_load(f.read_text(encoding="utf-8")) for f in definition_files(folder)}
     carrying = {(name, p) for name, d in docs.items() for p in _leaves(d)
                 if len(_get(d, p)) < 4 or _get(d, p) not in simulator}  # a short word is quoted by chance
