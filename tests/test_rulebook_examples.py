@@ -89,7 +89,10 @@ def test_no_test_output_reaches_a_reader(site: Path, built_rulebook: tuple[Path,
                           text=True).stdout
     found = TEST_OUTPUT.search(text)
     assert found is None, text[max(0, found.start() - 40):found.end() + 40]
-    assert "検証レポート" not in text and text.count("シミュレーターで検証済み") == sum(len(t) for t in _sections().values())
+    # issue 22: the printed book has no report, so it neither names it nor prints the site's marks that link to it
+    # (「✓ シミュレーターで検証済み」, 「シミュレーターで未検証」); every example is printed all the same
+    assert [word for word in ("検証レポート", "検証済み", "未検証") if word in text] == []
+    assert text.count("例: ") >= sum(len(t) for t in _sections().values())
 
 
 def test_the_verification_report_shows_every_scenario_and_check_linked_both_ways(site: Path) -> None:
