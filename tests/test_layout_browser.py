@@ -61,7 +61,7 @@ def site(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReques
     built: tuple[Path, Path] = request.getfixturevalue("built_rulebook")
     copy = tmp_path_factory.mktemp("layout") / "site"
     shutil.copytree(built[0], copy)
-    build_html(load_rules(), copy / "actionlist" / "html")
+    build_html(load_rules(), copy)  # the action lists' step: actionlist/index.html (the hub) and actionlist/html/
     return copy
 
 
@@ -124,7 +124,9 @@ def test_a_dark_device_gets_dark_pages_everywhere(browser: Any, site: Path) -> N
     text), not only the rulebook."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
     page = context.new_page()
-    pages = [site / "index.html", site / "actionlist" / "index.html", *sorted((site / "actionlist" / "html").glob("*.html"))]
+    lists = sorted((site / "actionlist" / "html").glob("*.html"))
+    assert lists, "no action list was built"
+    pages = [site / "index.html", site / "actionlist" / "index.html", *lists]
     for path in pages:
         page.goto(path.as_uri())
         ground, ink = page.evaluate("""() => {
