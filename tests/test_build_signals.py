@@ -67,3 +67,47 @@ def test_a_stopped_build_leaves_no_worker_and_no_half_made_folder(tmp_path: Path
         assert "Traceback" not in errors and errors.strip().endswith("interrupted" if signum == signal.SIGINT else "terminated")
         left = sorted(p.name for p in tmp_path.iterdir() if p.name not in {CACHE, ".site.lock"})
         assert left == []  # no staging or step folder, and no site: the build never finished
+
+
+class _Stop(BaseException):
+    """Stands for the command's Stopped (cli/main.py): raised in the main thread by a signal handler."""
+
+
+def test_a_build_stopped_while_a_pipeline_thread_still_writes_leaves_no_scratch_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pipeline step renders in a thread of the build's process (the action lists' HTML, for each edition):
+    stopped meanwhile, the build waits for the thread before it removes its scratch folder, so the thread's
+    last pages do not make the folder again after the clean-up."""
+    import threading
+
+    from blackpoker.core.paths import DEFINITIONS
+    from blackpoker.infra.fsutil import write_atomic
+    from blackpoker.pipeline import build as build_module
+    from blackpoker.pipeline.build import Step, build
+    rendering, done = threading.Event(), threading.Event()
+
+    def slow_pages(definitions: Path, staging: Path, context: object) -> tuple[list[Path], str, list[str]]:
+        rendering.set()
+        time.sleep(1.5)  # still rendering when the build is stopped
+        write_atomic(staging / "html" / "page.html", "<p>late</p>")
+        done.set()
+        return [staging / "html" / "page.html"], "", []
+
+    monkeypatch.setattr(build_module, "STEPS", (Step("pages", "pages", pipeline=slow_pages),))
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise _Stop
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        with pytest.raises(_Stop):
+            build(DEFINITIONS, tmp_path / "site", progress=lambda _: None, jobs=1, editions=())
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert rendering.is_set()
+    done.wait(DEADLINE)  # the thread's last write has happened (or it is not coming)
+    time.sleep(0.2)
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name not in {CACHE, ".site.lock"})
+    assert left == []

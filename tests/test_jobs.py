@@ -102,3 +102,39 @@ def test_real_processes_run_jobs_and_a_failing_job_reaches_the_caller() -> None:
         assert os.getpid() not in pids  # the jobs ran in the workers, not here
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def test_a_closed_scheduler_fails_every_waiting_running_and_later_job_at_once() -> None:
+    """A stopped build closes its scheduler: the pipeline threads waiting for jobs see them fail now, not when
+    (or if) the killed pool's futures settle, so they end before the build removes their folders."""
+    release = threading.Event()
+    reason = RuntimeError("stopped")
+    with ThreadPoolExecutor(1) as pool:
+        try:
+            scheduler = Scheduler(pool, 1)
+            running = scheduler.submit(release.wait)
+            waiting = scheduler.submit(time.sleep, 0)
+            scheduler.close(reason)
+            assert running.exception(timeout=1) is reason and waiting.exception(timeout=1) is reason
+            later = scheduler.submit(time.sleep, 0)
+            assert later.exception(timeout=1) is reason
+        finally:
+            release.set()  # the pool's own job ends afterwards: the closed job keeps its outcome
+    assert running.exception() is reason
+
+
+def test_a_cancelled_pool_job_fails_the_callers_future_instead_of_leaving_it_waiting() -> None:
+    """``stop_pool`` cancels the jobs the pool has not started: their callers get CancelledError."""
+    from concurrent.futures import CancelledError
+    release = threading.Event()
+    pool = ThreadPoolExecutor(1)
+    try:
+        scheduler = Scheduler(pool, 2)  # two at a time into a pool of one: the second waits in the pool
+        first = scheduler.submit(release.wait)
+        second = scheduler.submit(time.sleep, 0)
+        pool.shutdown(wait=False, cancel_futures=True)
+        assert isinstance(second.exception(timeout=1), CancelledError)
+    finally:
+        release.set()
+        pool.shutdown()
+    assert first.result(timeout=1) is True

@@ -83,6 +83,9 @@ def test_remove_tree_removes_folders_of_mode_000(tmp_path: Path) -> None:
 # --- the cache is untrusted (item 3) -------------------------------------------------------------------------
 
 def _one_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build is this one step; builds given ``editions=()`` run it for the current edition only (another
+    edition would run it too, under a cache entry of its own whose "unchanged" would hide whether the damaged
+    entry's step ran again)."""
     from blackpoker.pipeline.build import Step
 
     def export(definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -103,7 +106,7 @@ def test_a_damaged_step_entry_is_rebuilt_with_one_warning(tmp_path: Path, monkey
     from blackpoker.pipeline.build import build
     _one_step(monkeypatch)
     out, cache = tmp_path / "site", tmp_path / "cache"
-    build(DEFINITIONS, out, progress=lambda _: None, jobs=1, cache_dir=cache)
+    build(DEFINITIONS, out, progress=lambda _: None, jobs=1, cache_dir=cache, editions=())
     good = (out / "blackpoker-rules.json").read_bytes()
     [entry] = list((cache / "steps" / "export").iterdir())
     published = entry / "files" / "blackpoker-rules.json"
@@ -125,7 +128,7 @@ def test_a_damaged_step_entry_is_rebuilt_with_one_warning(tmp_path: Path, monkey
         published.symlink_to(tmp_path / "elsewhere.json")
         (tmp_path / "elsewhere.json").write_bytes(good)
     said: list[str] = []
-    build(DEFINITIONS, out, progress=said.append, jobs=1, cache_dir=cache)
+    build(DEFINITIONS, out, progress=said.append, jobs=1, cache_dir=cache, editions=())
     assert (out / "blackpoker-rules.json").read_bytes() == good
     assert (out / "sub" / "b.txt").read_text(encoding="utf-8") == "b" * 100
     assert not (out / "evil.html").exists()
@@ -133,7 +136,7 @@ def test_a_damaged_step_entry_is_rebuilt_with_one_warning(tmp_path: Path, monkey
     assert len(warnings) == 1, said
     assert not any("unchanged" in line for line in said)  # the step ran again
     said.clear()
-    build(DEFINITIONS, out, progress=said.append, jobs=1, cache_dir=cache)  # and the new entry is good
+    build(DEFINITIONS, out, progress=said.append, jobs=1, cache_dir=cache, editions=())  # and the new entry is good
     assert any("unchanged" in line for line in said) and not any("damaged" in line for line in said)
 
 

@@ -482,14 +482,24 @@ def test_import_writes_a_folder_that_checks_and_says_what_it_converted(tmp_path:
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     summary = result.stderr.splitlines()[-1]
+    # the base's rulings (definitions/, which grows): kept are those whose every entry the import has, the
+    # others are left out; counted here from the base and the imported definitions
+    imported = load_rules(tmp_path / "defs")
+    entries = {f"{kind}:{e.id}" for kind, group in (("action", imported.actions), ("character", imported.characters),
+                                                   ("fog", imported.fogs), ("trump", imported.trumps),
+                                                   ("frame", imported.frames)) for e in group}
+    base = load_rules(DEFINITIONS).rulings
+    kept = [r.id for r in base if all(ref in entries for ref in r.applies_to
+                                     if ref.split(":", 1)[0] in ("action", "character", "fog", "trump", "frame"))]
+    assert [r.id for r in imported.rulings] == kept and 0 < len(kept) < len(base)
     assert summary == ("full → defs: 4 frames, 6 format actions, 5 frame actions, 3 characters, 2 fogs, 3 trumps, "
-                       "6 rulings kept from the base, 12 rulings left out; 33 values normalised (notes above)")
+                       f"{len(kept)} rulings kept from the base, {len(base) - len(kept)} rulings left out; "
+                       "33 values normalised (notes above)")
     assert sum(line.startswith("note: full/") for line in result.stderr.splitlines()) == 33
     assert ("note: rulings.yaml: ruling 'pack-lite-clause' kept from the base for frame:pack: check that it still "
             "applies to the imported text") in result.stderr.splitlines()
     assert (tmp_path / "defs" / ".blackpoker-import").is_file()
     assert (tmp_path / "defs" / "images" / "tarot" / "emperor.png").is_file()
-    load_rules(tmp_path / "defs")
     # a second import replaces the first (its marker says the command made it)
     again = run("import", "full", "-o", "defs", "--base", str(DEFINITIONS), cwd=tmp_path)
     assert again.returncode == 0, again.stderr

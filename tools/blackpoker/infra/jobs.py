@@ -22,7 +22,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Executor, Future, InvalidStateError, ProcessPoolExecutor
 from typing import Any, Protocol
 
 # priorities: higher first
@@ -62,6 +62,8 @@ class Scheduler:
         self._running = 0
         self._holds: list[tuple[float, float]] = []  # (priority kept for, until when)
         self._lock = threading.Lock()
+        self._running_jobs: set[Future[Any]] = set()  # the outer futures of the jobs in the pool
+        self._closed: BaseException | None = None
         self.first_job = threading.Event()  # set by the first submission
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, priority: float = NORMAL,
@@ -70,6 +72,9 @@ class Scheduler:
         self.first_job.set()
         outer: Future[Any] = Future()
         with self._lock:
+            if self._closed is not None:
+                outer.set_exception(self._closed)
+                return outer
             heapq.heappush(self._queue, (-priority, next(self._order), fn, args, outer, then))
         self._feed()
         return outer
@@ -90,31 +95,57 @@ class Scheduler:
                 if served is not None:
                     self._holds.remove(served)
                 self._running += 1
+                self._running_jobs.add(outer)
             try:
                 inner = self.pool.submit(fn, *args)
             except BaseException as exc:
                 with self._lock:
                     self._running -= 1
-                outer.set_exception(exc)
+                    self._running_jobs.discard(outer)
+                _settle(outer, exc)
                 continue
             inner.add_done_callback(functools.partial(self._finished, outer=outer, then=then))
 
     def _finished(self, inner: Future[Any], outer: Future[Any], then: float | None) -> None:
         with self._lock:
             self._running -= 1
+            self._running_jobs.discard(outer)
             if then is not None:
                 self._holds.append((then, time.monotonic() + self.hold))
         if then is not None:  # look again when the hold runs out, in case no follow-up came
             timer = threading.Timer(self.hold, self._feed)
             timer.daemon = True
             timer.start()
-        exc = inner.exception()
-        if exc is not None:
-            outer.set_exception(exc)
-        else:
-            outer.set_result(inner.result())
+        if inner.cancelled():
+            _settle(outer, CancelledError())
+        elif (exc := inner.exception()) is not None:
+            _settle(outer, exc)
+        elif not outer.done():
+            try:
+                outer.set_result(inner.result())
+            except InvalidStateError:  # failed by close() meanwhile
+                pass
         # submit the next job from a thread of our own: this callback runs in the pool's manager thread
         threading.Thread(target=self._feed, daemon=True).start()
+
+    def close(self, reason: BaseException) -> None:
+        """The build stops (an interrupt or a failure): every job that waits here or runs fails with
+        ``reason`` now, and so does every later submission, so the threads that wait for them end at once
+        instead of writing on into a folder being removed."""
+        with self._lock:
+            self._closed = reason
+            waiting = [item[4] for item in self._queue] + list(self._running_jobs)
+            self._queue.clear()
+        for outer in waiting:
+            _settle(outer, reason)
+
+
+def _settle(future: Future[Any], exc: BaseException) -> None:
+    """Fail ``future`` unless it has its outcome already (close() and the pool's callback may race)."""
+    try:
+        future.set_exception(exc)
+    except InvalidStateError:
+        pass
 
 
 def default_workers() -> int:

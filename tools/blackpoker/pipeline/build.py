@@ -237,6 +237,7 @@ CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # wh
 CHANGES_CODE = ("blackpoker.pipeline.editions", "blackpoker.render.diffpage")
 CHANGES_INPUTS = ("templates/diff",)
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
+STOP_WAIT = 60.0  # seconds a stopped build waits at most for its pipeline threads to end
 
 
 def _roots(step: Step, definitions: Path) -> list[Path]:
@@ -426,16 +427,16 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
     from blackpoker.infra.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
 
     _remove_leftovers(out)
-    scratch = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.build-"))  # beside out: one file system
-    staging = scratch / "site"
-    staging.mkdir()
     report = BuildReport(out)
     failures: list[str] = []
     cache = StepCache(cache_root / "steps")
     work = _work_folder(cache_root, out)
     work.mkdir(parents=True, exist_ok=True)
     os.utime(work)  # most recently used: kept by the clean-up
+    scratch = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.build-"))  # beside out: one file system
+    staging = scratch / "site"
     try:
+        staging.mkdir()
         pending: list[tuple[Step, str, Job]] = []
         for step, job in plan.jobs(STEPS):
             site = job.site
@@ -497,7 +498,11 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
                     thread.join()
                 interrupted = False
             finally:
+                if interrupted:  # the pipeline threads' jobs fail now; they end before their folders go
+                    scheduler.close(BuildError("the build was stopped"))
                 stop_pool(pool, now=interrupted)
+                if interrupted:
+                    _join(threads, STOP_WAIT)
         if failures:
             raise BuildError("the build failed; the previous output is unchanged.\n" + "\n".join(failures))
         changes = plan.write_changes(staging)
@@ -538,6 +543,14 @@ def _remove_leftovers(out: Path) -> None:
                 remove_tree(leftover)
             except OSError:
                 pass
+
+
+def _join(threads: list[threading.Thread], seconds: float) -> None:
+    """Wait, ``seconds`` in all at most, for the pipeline threads of a stopped build: one still rendering
+    (action-list HTML is made in its thread) would otherwise write into the scratch folder as it is removed."""
+    deadline = time.monotonic() + seconds
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
 
 
 def _in_thread(future: Future[StepResult], fn: Callable[..., StepResult], *args: object) -> None:
