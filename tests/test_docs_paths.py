@@ -3,7 +3,8 @@
 The rule: a tracked text file must not name a path under a user's or a workspace's folder (``/work/…``,
 ``/root/…``, ``/home/…``, ``/Users/…``, ``C:\\Users\\…``) nor the development notes kept outside the repository
 (``shared/spec``). Well-known system locations that code looks in (``/usr/bin/chromium``, ``/usr/share/fonts``,
-``/etc/…``, ``/tmp``) are not the project's documents and are allowed. Documents refer to what the repository
+``/etc/…``, ``/tmp``) are not the project's documents and are allowed, and so is ``/home/pyodide``, the home folder
+of Pyodide's own in-browser file system, where the play page's worker unpacks the engine. Documents refer to what the repository
 holds: the rulebook's sections, the scenario files, the definitions. This file, which spells the rule out,
 is the one file not scanned.
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from blackpoker.core.paths import ROOT
 
-FORBIDDEN = re.compile(r"(?<![\w.~-])/(?:work|root|home|Users)/|shared[/]spec|\b[A-Za-z]:\\Users\\")
+FORBIDDEN = re.compile(r"(?<![\w.~-])/(?:work|root|home(?!/pyodide/)|Users)/|shared[/]spec|\b[A-Za-z]:\\Users\\")
 
 
 def _tracked_text_files() -> list[Path]:
@@ -44,7 +45,7 @@ def test_no_tracked_file_names_a_machine_path() -> None:
 def test_the_rule_catches_machine_paths_and_allows_system_ones() -> None:
     caught = ["see /work/shared/notes.md", "(/root/.cache/x)", "`/home/alice/rules.md`", "/Users/bob/x",
               "notes in shared" + "/spec/rules.md", r"C:\Users\carol\x"]
-    allowed = ["/usr/bin/chromium", "/usr/share/fonts", "/etc/fonts/fonts.conf", "/tmp/site",
+    allowed = ["/usr/bin/chromium", "/usr/share/fonts", "/etc/fonts/fonts.conf", "/tmp/site", "/home/pyodide/engine",
                "tools/blackpoker/core/paths.py", "https://example.org/home/page", "scenarios/examples/e01.yaml"]
     assert [s for s in caught if not FORBIDDEN.search(s)] == []
     assert [s for s in allowed if FORBIDDEN.search(s)] == []
