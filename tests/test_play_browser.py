@@ -201,7 +201,9 @@ def test_keyboard_only(browser: Any, base: str) -> None:
         if pg.query_selector("[data-game-over]"):
             break
         pg.focus("#moves")
-        for _ in range(60):  # tab to the first offered move, opening a card or action on the way with Enter
+        # tab to the first offered move, opening a card or action on the way with Enter (a big hand opens many:
+        # the budget is generous, and Enter is pressed only on a move, never on a link that would leave the page)
+        for _ in range(600):
             pg.keyboard.press("Tab")
             tag = pg.evaluate("[document.activeElement.tagName, document.activeElement.dataset.move ?? null, "
                               "document.activeElement.parentElement.open ?? null]")
@@ -209,6 +211,7 @@ def test_keyboard_only(browser: Any, base: str) -> None:
                 break
             if tag[0] == "SUMMARY" and not tag[2]:
                 pg.keyboard.press("Enter")
+        assert tag[0] == "BUTTON" and tag[1] is not None, f"no offered move reached by Tab (last: {tag})"
         pg.keyboard.press("Enter")
         pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
         made += 1
