@@ -30,6 +30,8 @@ class Run:
 
 @dataclass(frozen=True)
 class FieldChange:
+    """One field of an entry that differs between two editions, with its text split into runs."""
+
     key: str  # our field name (``effect``)
     label: str  # as the lists label it (効果)
     old: str  # "" where the field was absent
@@ -41,6 +43,8 @@ class FieldChange:
 
 @dataclass(frozen=True)
 class EntryRef:
+    """An entry as a page of changes names it: kind, ids and name."""
+
     kind: str  # the kind's key (action, character …)
     kind_name: str  # アクション, キャラクター …
     id: str
@@ -50,6 +54,8 @@ class EntryRef:
 
 @dataclass(frozen=True)
 class EntryChange:
+    """An entry in both editions whose fields differ."""
+
     old: EntryRef
     new: EntryRef
     fields: tuple[FieldChange, ...]
@@ -69,6 +75,8 @@ class EntryChange:
 
 @dataclass(frozen=True)
 class Edition:
+    """The edition on one side of a comparison, as the page of changes heads it."""
+
     version: str  # v8.1
     edition: str  # 第8.1版
     release: str
@@ -76,6 +84,8 @@ class Edition:
 
 @dataclass(frozen=True)
 class RulesDiff:
+    """Everything that differs between two editions: entries added, removed and changed."""
+
     old: Edition
     new: Edition
     added: tuple[EntryRef, ...]
