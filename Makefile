@@ -13,7 +13,7 @@ setup: system $(STAMP) native pyodide
 # The play page's Pyodide runtime: the npm package at the version and integrity hash of
 # templates/play/pyodide.lock.json, into ~/.cache/blackpoker/pyodide/VERSION/ (quick when it is there already).
 pyodide: $(STAMP)
-	@$(BIN)/python scripts/fetch_pyodide.py
+	@$(BIN)/blackpoker fetch-pyodide
 
 # The simulator's hot modules compiled with mypyc (quick when the sources have not changed since the last build;
 # without it, or when stale, the simulator runs its Python sources: see tools/blackpoker/native.py). Without a

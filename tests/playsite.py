@@ -13,7 +13,8 @@ from typing import Any
 
 from blackpoker.core.export import export_json
 from blackpoker.core.model import Rules
-from blackpoker.pipeline.playpage import RuntimeMissing, build_play, runtime_files
+from blackpoker.pipeline.playpage import build_play
+from blackpoker.pipeline.pyodide import RuntimeMissing, runtime_files
 from blackpoker.render.actionlist.html import build_html
 
 
