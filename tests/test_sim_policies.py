@@ -196,6 +196,7 @@ def test_ismcts_with_both_budgets_stops_at_the_count_or_the_time() -> None:
     counted = make_policy("ismcts:5", RULES, 3).decide(seen, legal)
     assert make_policy("ismcts:5/3600000ms", RULES, 3).decide(seen, legal) == counted
     hurried = make_policy("ismcts:100000/0ms", RULES, 3)
+    assert isinstance(hurried, ISMCTSPolicy)
     before = hurried.rng.getstate()
     assert hurried.decide(seen, legal) in legal
     assert hurried.rng.getstate() == before, "no simulation was started"
