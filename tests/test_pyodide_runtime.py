@@ -3,6 +3,7 @@ install from the wheel can fetch it; a build without it stops at once with one l
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -63,3 +64,18 @@ def test_fetch_check_and_a_fetch_without_npm_are_one_line_and_exit_1(tmp_path: P
 def test_fetch_is_quick_when_the_runtime_is_there(tmp_path: Path) -> None:
     done = _run(["fetch-pyodide"], tmp_path)
     assert done.returncode == 0 and done.stdout.startswith(f"Pyodide {runtime().version} is at "), done.stderr
+
+
+@pytest.mark.skipif(not current(runtime()), reason="the Pyodide runtime is not fetched here (run make)")
+def test_the_page_gets_pyodides_package_index_without_the_packages(tmp_path: Path) -> None:
+    """The engine loads no Pyodide package: the vendored index lists none (0.1 MB less to fetch and parse at every
+    start), and keeps the runtime's own description, which loadPyodide reads."""
+    from blackpoker.core.loader import load_rules
+    from blackpoker.pipeline.playpage import build_play
+    build_play(load_rules(), tmp_path)
+    fetched = json.loads((runtime().folder / "pyodide-lock.json").read_text(encoding="utf-8"))
+    vendored = json.loads((tmp_path / "play" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    assert fetched["packages"] and vendored == {"info": fetched["info"], "packages": {}}
+    for name in runtime().files:
+        if name != "pyodide-lock.json":
+            assert (tmp_path / "play" / "pyodide" / name).read_bytes() == (runtime().folder / name).read_bytes()

@@ -58,13 +58,14 @@ async function start() {
     pyodide.globals.set("rules_json", rules);
     pyodide.runPython("blackpoker.play.browser.load(rules_json); del rules_json");
     mark("rules loaded");
-    snapshot = takeSnapshot(pyodide);
-    if (snapshot) mark("snapshot taken");
   }
   const browser = pyodide.pyimport("blackpoker.play.browser");
   handle = browser.handle;
   postMessage({ ready: browser.edition(), seconds: (performance.now() - began) / 1000, phases });
-  postMessage({ kept: await keepEngine(key, snapshot) }); // after the page is ready: the next visit restores it
+  // at once, in this same task, so that no command of the page runs before it: the engine as it started, no game
+  if (!phases.restored) snapshot = takeSnapshot(pyodide);
+  // kept while the page's commands run (the next visit restores it); the commands need not wait for it
+  keepEngine(key, snapshot).then((kept) => postMessage({ kept }));
 }
 
 const ready = start().catch((error) => {

@@ -114,8 +114,21 @@ def build_play(rules: Rules, out_dir: Path, *, runtime_too: bool = True) -> list
     for stem, position in example_positions(rules).items():
         write(f"{EXAMPLES}/{stem}.json", json.dumps(position, ensure_ascii=False, separators=(",", ":")))
     for source in sources:
+        if source.name == PACKAGE_INDEX:
+            write(f"pyodide/{source.name}", package_index(source.read_text(encoding="utf-8")))
+            continue
         target = root / "pyodide" / source.name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
         written.append(target)
     return written
+
+
+PACKAGE_INDEX = "pyodide-lock.json"  # Pyodide's index of its packages, read by loadPyodide at every start
+
+
+def package_index(text: str) -> str:
+    """Pyodide's package index without its packages: the engine loads none (pure Python and the standard library),
+    so the page need not download and parse the index of some 300 (0.1 MB)."""
+    index = json.loads(text)
+    return json.dumps({**index, "packages": {}}, separators=(",", ":"))
