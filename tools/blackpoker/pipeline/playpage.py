@@ -33,7 +33,7 @@ PLAY_DIR = "play"
 OPPONENTS = (("greedy", "貪欲法 (初心者向け)"), ("random", "ランダム"), ("ismcts", "情報集合モンテカルロ木探索"))
 # the default answers within about a second even on a slow phone: 16 simulations, none started after 0.5 s (the game's
 # record keeps every decision, so a game replays the same whatever the device's speed)
-STRENGTHS = (("ismcts:4", "弱い (4回)"), ("ismcts:16/500ms", "ふつう (16回・0.5秒まで)"), ("ismcts:48", "強い (48回)"))
+STRENGTHS = (("ismcts:4", "弱い (4回)"), ("ismcts:16/500ms", "ふつう (16回以内)"), ("ismcts:48", "強い (48回)"))
 DEFAULT_STRENGTH = "ismcts:16/500ms"
 
 
