@@ -77,10 +77,10 @@ def render_page(rules: Rules, lessons: list[dict[str, Any]], sections: dict[str,
         sections_json=json.dumps(sections, ensure_ascii=False, sort_keys=True))
 
 
-def build_tutorial(rules: Rules, out_dir: Path, prose: Path) -> tuple[list[Path], int]:
+def build_tutorial(rules: Rules, out_dir: Path, prose: Path, folder: Path = TUTORIAL) -> tuple[list[Path], int]:
     """Write the tutorial's page, script, styles and lessons into ``out_dir/play`` (the files, and how many
     lessons); raises :class:`DefinitionErrors` (located) when a lesson does not fit the rules."""
-    lessons = [lesson_data(stem, lesson) for stem, lesson in load_lessons(rules)]
+    lessons = [lesson_data(stem, lesson) for stem, lesson in load_lessons(rules, folder)]
     root = out_dir / "play"
     written: list[Path] = []
 

@@ -40,6 +40,8 @@ def section_of(rule: str) -> str | None:
 
 @dataclass(frozen=True)
 class Step:
+    """A lesson's move as the page's engine keeps it: who makes it, the decision, the instruction and the hint."""
+
     player: int
     decision: Decision
     say: str

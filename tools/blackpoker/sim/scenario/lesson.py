@@ -44,6 +44,8 @@ class Mistake:
 
 @dataclass(frozen=True)
 class LessonStep:
+    """One move of a lesson: who makes it, the decision, and what the learner is told."""
+
     player: int
     decision: Decision
     say: str  # the instruction (the learner's move) or the narration after it (the opponent's)
@@ -53,6 +55,8 @@ class LessonStep:
 
 @dataclass(frozen=True)
 class Lesson:
+    """A lesson read and played through: its start and every step, each move checked legal where it is made."""
+
     path: str
     title: str
     section: str
@@ -64,9 +68,6 @@ class Lesson:
     start: GameState
     steps: tuple[LessonStep, ...]
 
-    @property
-    def learner_steps(self) -> int:
-        return sum(1 for s in self.steps if s.player == self.learner)
 
 
 def load_lesson(path: Path, rules: Rules, display_name: str | None = None) -> Lesson:
