@@ -166,7 +166,9 @@ def test_a_refusal_names_its_section() -> None:
     assert section_of("2.10.3: 対象を指定できないアクションは起こせません") == "2.10.3"
     assert section_of("選択を求めている効果はありません") is None
     links = section_links(SOURCE)
-    assert links["2.10.3"] == "../common.html#sec-2-10-3" and links["6.1.5"] == "../core.html#sec-6-1-5"
+    assert links["2.10.3"] == {"href": "../common.html#sec-2-10-3", "title": "アクションの起こし方(リクエスト)"}
+    assert links["6.1.5"]["href"] == "../core.html#sec-6-1-5" and links["6.1.5"]["title"] == "チャンス"
+    assert len(links) > 80 and all(link["title"] for link in links.values())
 
 
 # --- a lesson that does not fit the rules ------------------------------------------------------------------------
@@ -215,6 +217,13 @@ def test_a_lesson_that_does_not_fit_the_rules_is_a_located_error(rules: Rules, t
     assert where in text and message in text, text
 
 
+def test_a_lesson_for_other_editions_is_left_out(rules: Rules, tmp_path: Path) -> None:
+    """As the build leaves out a scenario written for other editions: other definitions still build."""
+    (tmp_path / "a.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "b.yaml").write_text(GOOD.replace("ruleset: [v8.1, v8.2]", "ruleset: v9.9"), encoding="utf-8")
+    assert [stem for stem, _ in load_lessons(rules, tmp_path)] == ["a"]
+
+
 def test_the_build_step_writes_the_page_and_every_lesson(rules: Rules, tmp_path: Path) -> None:
     from blackpoker.pipeline.build import STEPS
     step = next(s for s in STEPS if s.name == "tutorial")
@@ -233,8 +242,8 @@ def test_the_build_step_writes_the_page_and_every_lesson(rules: Rules, tmp_path:
 
 def test_the_page_escapes_what_the_lessons_say(rules: Rules) -> None:
     lesson = {"id": "x", "title": "<script>alert(1)</script>", "level": "ライト"}
-    page = render_page(rules, [lesson], {"2.1": "../common.html#sec-2-1"})
-    assert "<script>alert(1)" not in page and "&lt;script&gt;" in page
+    page = render_page(rules, [lesson], {"2.1": {"href": "../common.html#sec-2-1", "title": "<b>"}})
+    assert "<script>alert(1)" not in page and "&lt;script&gt;" in page and "<b>" not in page
 
 
 def test_build_tutorial_refuses_a_broken_lesson_and_writes_nothing(rules: Rules, tmp_path: Path) -> None:
@@ -244,3 +253,12 @@ def test_build_tutorial_refuses_a_broken_lesson_and_writes_nothing(rules: Rules,
     with pytest.raises(DefinitionErrors, match=r"tutorial/bad\.yaml:\d+:\d+: steps\[0\]\.move: the rules refuse"):
         build_tutorial(rules, tmp_path / "out", SOURCE, folder)
     assert not (tmp_path / "out").exists()
+
+
+def test_the_readmes_lesson_is_one_the_build_accepts(rules: Rules, tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"```yaml\n(# yaml-language-server: \$schema=\.\./schemas/lesson\.schema\.json\n.*?)```", readme, re.S)
+    assert found, "the README shows how to add a lesson"
+    (tmp_path / "readme.yaml").write_text(found[1], encoding="utf-8")
+    [(stem, lesson)] = load_lessons(rules, tmp_path)
+    assert stem == "readme" and lesson.steps[0].mistakes

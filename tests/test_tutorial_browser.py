@@ -126,7 +126,7 @@ def test_a_wrong_move_shows_the_rules_refusal_and_its_section(browser: Any, base
     link = pg.query_selector("#feedback [data-section]")
     assert link.get_attribute("data-section") == "2.10.2"
     href = link.get_attribute("href")
-    assert href == "../common.html#sec-2-10-2"
+    assert href == "../common.html#sec-2-10-2" and link.text_content() == "ルールブック 2.10.2「コストの種類」を読む"
     assert p.step() == "ステップ 1 / 3", "a refused move does not advance"
     # the link leads to the section (the rulebook is not built here: its page's source has the label)
     assert "(sec-2-10-2)=" in (SOURCE / "common.md").read_text(encoding="utf-8")

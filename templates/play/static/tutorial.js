@@ -109,7 +109,9 @@ async function open(found) {
   lesson = found;
   $("lesson").hidden = false;
   $("lesson-title").textContent = found.title;
-  $("lesson-meta").textContent = `${found.level} ・ ルールブック ${found.section}`;
+  const section = sectionOf(found.section);
+  $("lesson-meta").replaceChildren(`${found.level} ・ `, section
+    ? el("a", { href: section.href }, `ルールブック ${section.number}「${section.title}」`) : `ルールブック ${found.section}`);
   $("goal").textContent = found.goal;
   feedback(null);
   await run({ command: "lesson", lesson: found });
@@ -220,9 +222,10 @@ function showLog(lines) {
   }
 }
 
-function sectionHref(section) {
+function sectionOf(section) {
+  // the section itself, else the nearest one above it that the rulebook numbers
   for (let s = section; s; s = s.includes(".") ? s.slice(0, s.lastIndexOf(".")) : "") {
-    if (sections[s]) return sections[s];
+    if (sections[s]) return { number: s, ...sections[s] };
   }
   return null;
 }
@@ -234,11 +237,13 @@ function feedback(result) {
   if (!result) return;
   box.classList.add(result.kind);
   if (result.kind === "refused") {
-    const section = result.section || lesson.section;
-    const href = sectionHref(section);
+    const section = sectionOf(result.section || lesson.section);
     box.append(el("p", { "data-refusal": "" }, el("strong", {}, "ルールではできません: "), result.rule));
     const links = el("p", { class: "links" });
-    if (href) links.append(el("a", { href, "data-section": section }, `ルールブック ${section} を読む`));
+    if (section) {
+      links.append(el("a", { href: section.href, "data-section": section.number },
+                      `ルールブック ${section.number}「${section.title}」を読む`));
+    }
     if (result.entry) links.append(" ", el("a", { href: result.entry }, `アクションリストで「${result.action}」を見る`));
     box.append(links);
   } else if (result.kind === "other") {

@@ -26,15 +26,19 @@ from blackpoker.sim.scenario.lesson import Lesson
 PAGE = "tutorial.html"  # in play/, beside the play page: the same worker, styles and engine
 STATIC = ("tutorial.js", "tutorial.css")
 LESSONS = "tutorial/lessons.json"
-LABEL = re.compile(r"^\(sec-(\d+(?:-\d+)*)\)=\s*$", re.MULTILINE)  # a numbered section's label in source/*.md
+LABEL = re.compile(r"^\(sec-(\d+(?:-\d+)*)\)=\s*\n+#+ +(.+?)\s*$", re.MULTILINE)  # a numbered section in source/*.md
 
 
 def load_lessons(rules: Rules, folder: Path = TUTORIAL) -> list[tuple[str, Lesson]]:
-    """Every lesson (by file stem, in file order) read and played; every problem of every file, located."""
-    from blackpoker.sim.scenario import load_lesson
+    """Every lesson (by file stem, in file order) read and played; every problem of every file, located. A lesson
+    the loaded rules cannot verify (written for other editions, or an edition the simulator does not play: the
+    scenarios' own rule, ``sim/scenario/coverage.py``) is left out, as the build leaves out such a scenario."""
+    from blackpoker.sim.scenario import load_lesson, unverified
     out: list[tuple[str, Lesson]] = []
     errors: list[DefinitionError] = []
     for path in sorted(folder.glob("*.yaml")):
+        if unverified(rules, path, f"tutorial/{path.name}") is not None:
+            continue
         try:
             out.append((path.stem, load_lesson(path, rules, display_name=f"tutorial/{path.name}")))
         except DefinitionErrors as exc:
@@ -44,12 +48,12 @@ def load_lessons(rules: Rules, folder: Path = TUTORIAL) -> list[tuple[str, Lesso
     return out
 
 
-def section_links(prose: Path) -> dict[str, str]:
-    """Each numbered section of the rulebook → its address from ``play/`` (page and anchor)."""
-    links: dict[str, str] = {}
+def section_links(prose: Path) -> dict[str, dict[str, str]]:
+    """Each numbered section of the rulebook → its address from ``play/`` (page and anchor) and its title."""
+    links: dict[str, dict[str, str]] = {}
     for page in sorted(prose.glob("*.md")):
         for m in LABEL.finditer(page.read_text(encoding="utf-8")):
-            links[m[1].replace("-", ".")] = f"../{page.stem}.html#sec-{m[1]}"
+            links[m[1].replace("-", ".")] = {"href": f"../{page.stem}.html#sec-{m[1]}", "title": m[2]}
     return links
 
 
@@ -66,7 +70,7 @@ def lesson_data(stem: str, lesson: Lesson) -> dict[str, Any]:
                        "decision": encode_decision(s.player, s.decision)} for s in lesson.steps]}
 
 
-def render_page(rules: Rules, lessons: list[dict[str, Any]], sections: dict[str, str]) -> str:
+def render_page(rules: Rules, lessons: list[dict[str, Any]], sections: dict[str, dict[str, str]]) -> str:
     env = Environment(loader=FileSystemLoader(TEMPLATES / "play"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     levels: dict[str, list[dict[str, Any]]] = {}
