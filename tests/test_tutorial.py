@@ -262,3 +262,19 @@ def test_the_readmes_lesson_is_one_the_build_accepts(rules: Rules, tmp_path: Pat
     (tmp_path / "readme.yaml").write_text(found[1], encoding="utf-8")
     [(stem, lesson)] = load_lessons(rules, tmp_path)
     assert stem == "readme" and lesson.steps[0].mistakes
+
+
+def test_every_lesson_names_its_schema_for_editors() -> None:
+    for path in LESSONS:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first == "# yaml-language-server: $schema=../schemas/lesson.schema.json", path
+    settings = json.loads((Path(__file__).resolve().parents[1] / ".vscode" / "settings.json").read_text(encoding="utf-8"))
+    assert settings["yaml.schemas"]["./schemas/lesson.schema.json"] == "tutorial/*.yaml"
+
+
+def test_the_hub_leads_to_the_tutorial_and_the_play_page(rules: Rules, tmp_path: Path) -> None:
+    from blackpoker.render.actionlist.html import build_html
+    build_html(rules, tmp_path)
+    hub = (tmp_path / "actionlist" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../play/tutorial.html">はじめての BlackPoker (チュートリアル)</a>' in hub
+    assert 'href="../play/index.html">コンピューターと対戦</a>' in hub

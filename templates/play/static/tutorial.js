@@ -97,6 +97,7 @@ window.addEventListener("hashchange", route);
 function route() {
   const match = location.hash.match(/^#lesson=([A-Za-z0-9_-]+)$/);
   const found = match && lessons.find((l) => l.id === match[1]);
+  $("lesson-list").hidden = Boolean(found); // one thing at a time: the list, or the lesson
   if (!found) {
     $("lesson").hidden = true;
     lesson = null;
