@@ -4,14 +4,13 @@
 // localStorage. Stable hooks for tests: [data-card], [data-action], [data-move], [data-pass], [data-refusal],
 // [data-hint], [data-lesson-done]; window.bpTutorial.
 
+import { connect, el } from "./engine.js";
+
 const $ = (id) => document.getElementById(id);
 const sections = JSON.parse($("main").dataset.sections);
 const statusLine = $("status");
 const STORE = "blackpoker-tutorial";
-const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
-let nextId = 1;
-const waiting = new Map();
 let lessons = [];
 let lesson = null; // the lesson being played
 let view = null;
@@ -19,28 +18,12 @@ let busy = false;
 const chosen = new Set(); // the hand cards chosen as key cards
 window.bpTutorial = { ready: false, ask: (command) => ask(command), lessons: () => lessons };
 
-worker.onmessage = (event) => {
-  const data = event.data;
-  if (data.ready !== undefined) {
-    ready();
-    return;
-  }
-  if (data.fatal !== undefined) {
-    statusLine.textContent = `シミュレーターを読み込めませんでした: ${data.fatal}`;
-    return;
-  }
-  const resolve = waiting.get(data.id);
-  waiting.delete(data.id);
-  resolve(JSON.parse(data.answer));
-};
-
-function ask(command) {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    waiting.set(id, resolve);
-    worker.postMessage({ id, command });
-  });
-}
+const ask = connect({
+  ready: () => ready(),
+  fatal: (message) => {
+    statusLine.textContent = `シミュレーターを読み込めませんでした: ${message}`;
+  },
+});
 
 // --- progress (this browser only) ---------------------------------------------------------------------------
 function doneSet() {
@@ -140,17 +123,6 @@ async function run(command) {
 }
 
 // --- drawing ------------------------------------------------------------------------------------------------
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
 function show(v) {
   view = v;
   chosen.clear();
