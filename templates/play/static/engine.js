@@ -1,5 +1,5 @@
 // The site's simulator in a Web Worker (worker.js), for the play page and the tutorial: one command at a time,
-// each answered by its id; and the one way both pages make an element.
+// each answered by its id; the one way both pages make an element; the play-by-play as both show it.
 
 export function connect({ ready, fatal }) {
   const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
@@ -33,4 +33,14 @@ export function el(tag, attributes = {}, ...children) {
   }
   for (const child of children) node.append(child);
   return node;
+}
+
+// the engine's play-by-play (gameview.log_of): each line pieces of text, an action's name with its entry's address
+export function showLog(list, lines) {
+  list.replaceChildren();
+  for (const pieces of lines) {
+    const item = el("li");
+    for (const piece of pieces) item.append(piece.length > 1 ? el("a", { href: piece[1] }, piece[0]) : piece[0]);
+    list.append(item);
+  }
 }

@@ -2,7 +2,7 @@
 // (worker.js); this script only shows what it answers. Every offered move is a <button data-move="N">, N being the
 // move's index among the engine's legal decisions.
 
-import { connect, el } from "./engine.js";
+import { connect, el, showLog as fillLog } from "./engine.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("new-game");
@@ -186,12 +186,7 @@ function showMoves(moves) {
 
 function showLog(lines) {
   const log = $("log");
-  log.replaceChildren();
-  for (const pieces of lines) {
-    const item = el("li");
-    for (const piece of pieces) item.append(piece.length > 1 ? el("a", { href: piece[1] }, piece[0]) : piece[0]);
-    log.append(item);
-  }
+  fillLog(log, lines);
   log.scrollTop = log.scrollHeight;
 }
 

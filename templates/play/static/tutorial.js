@@ -4,7 +4,7 @@
 // localStorage. Stable hooks for tests: [data-card], [data-action], [data-move], [data-pass], [data-refusal],
 // [data-hint], [data-lesson-done]; window.bpTutorial.
 
-import { connect, el } from "./engine.js";
+import { connect, el, showLog } from "./engine.js";
 
 const $ = (id) => document.getElementById(id);
 const sections = JSON.parse($("main").dataset.sections);
@@ -134,7 +134,7 @@ function show(v) {
   $("narration").replaceChildren(...v.narration.map((line) => el("li", {}, `相手: ${line}`)));
   $("instruction").textContent = v.instruction;
   $("instruction").classList.toggle("complete", v.done);
-  showLog(v.log);
+  showLog($("log"), v.log);
   $("variants").hidden = true;
   $("variants").replaceChildren();
   const asking = !v.done && v.question;
@@ -183,16 +183,6 @@ function moveButton(move, text) {
   const button = el("button", { type: "button", "data-move": String(move) }, text);
   button.addEventListener("click", () => pick(move));
   return button;
-}
-
-function showLog(lines) {
-  const log = $("log");
-  log.replaceChildren();
-  for (const pieces of lines) {
-    const item = el("li");
-    for (const piece of pieces) item.append(piece.length > 1 ? el("a", { href: piece[1] }, piece[0]) : piece[0]);
-    log.append(item);
-  }
 }
 
 function sectionOf(section) {
