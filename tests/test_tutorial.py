@@ -278,3 +278,9 @@ def test_the_hub_leads_to_the_tutorial_and_the_play_page(rules: Rules, tmp_path:
     hub = (tmp_path / "actionlist" / "index.html").read_text(encoding="utf-8")
     assert 'href="../play/tutorial.html">はじめての BlackPoker (チュートリアル)</a>' in hub
     assert 'href="../play/index.html">コンピューターと対戦</a>' in hub
+
+
+def test_the_play_page_leads_to_the_tutorial(rules: Rules) -> None:
+    from blackpoker.pipeline.playpage import render_page as play_page
+    page = play_page(rules)
+    assert '<a href="tutorial.html">チュートリアル</a></nav>' in page and "はじめての方は" in page
