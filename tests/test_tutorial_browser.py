@@ -128,6 +128,7 @@ def test_a_wrong_move_shows_the_rules_refusal_and_its_section(browser: Any, base
     href = link.get_attribute("href")
     assert href == "../common.html#sec-2-10-2" and link.text_content() == "ルールブック 2.10.2「コストの種類」を読む"
     assert p.step() == "ステップ 1 / 3", "a refused move does not advance"
+    assert pg.get_attribute('#hand [data-card="S5"]', "aria-pressed") == "true", "the chosen card stays chosen"
     # the link leads to the section (the rulebook is not built here: its page's source has the label)
     assert "(sec-2-10-2)=" in (SOURCE / "common.md").read_text(encoding="utf-8")
     # a legal move that is not the lesson's: the step's hint

@@ -226,13 +226,16 @@ async function attempt(actionId) {
   const answer = await run({ command: "lesson-attempt", action: actionId, keys });
   if (!answer) return;
   const result = answer.result;
-  if (result.kind === "variants") {
-    // the same position: keep the chosen cards shown as chosen, and offer each way to pay and target
+  if (result.kind !== "ok") {
+    // the same position: the chosen cards stay chosen, to try another action with them
     for (const code of keys) {
       chosen.add(code);
       const button = document.querySelector(`#hand [data-card="${code}"]`);
       if (button) button.setAttribute("aria-pressed", "true");
     }
+  }
+  if (result.kind === "variants") {
+    // each way to pay the cost and choose the targets
     const box = $("variants");
     box.replaceChildren(el("p", { class: "question" }, `「${result.action}」の支払い方と対象を選んでください`),
                         ...result.moves.map((m) => moveButton(m.move, m.text)));
