@@ -1,10 +1,12 @@
 """The guided tutorial in a real browser (Chromium through Playwright, over HTTP, on the play page's site): a
 scripted learner completes every lesson by clicking cards, actions, ways to pay, passes and answers, at phone and
 desktop sizes with no console error; progress survives a reload; a wrong move shows the rules' refusal with a
-link to its section; a legal move that is not the lesson's shows the hint; one lesson by keyboard only."""
+link to its section; a legal move that is not the lesson's shows the hint; one lesson by keyboard only; on the
+whole site (the shared rulebook build), the top page leads to the tutorial and a refusal's link to its section."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -182,3 +184,32 @@ def test_a_lesson_by_keyboard_only(browser: Any, base: str) -> None:
     assert pg.query_selector('[data-lesson-done="01-setup"]')
     assert p.errors == []
     p.context.close()
+
+
+def test_from_the_rulebook_to_a_refusal_and_back_to_its_section(browser: Any, rules: Rules,
+                                                                 built_rulebook: tuple[Path, Path],
+                                                                 tmp_path: Path) -> None:
+    """On the whole site (the shared rulebook build, with the lists, the play page and the tutorial beside it): the
+    top page leads to the tutorial, and a refusal's section link opens the rulebook at that section."""
+    root = tmp_path / "site"
+    shutil.copytree(built_rulebook[0], root)
+    make_site(rules, root)
+    build_tutorial(rules, root, SOURCE)
+    with served(root) as address:
+        p = Page(browser, PHONE)
+        pg = p.page
+        pg.goto(address + "index.html")
+        pg.click("text=はじめての BlackPoker(チュートリアル)")
+        pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+        open_lesson(pg, "10-entry20-bulwark-block")
+        pg.click('#hand [data-card="C5"]')
+        pg.click('#actions [data-action="soldier-summon"]')
+        pg.wait_for_selector("#feedback [data-refusal]")
+        assert "タイミングがメインの「兵士召喚」は自分のターンにしか起こせません" in pg.text_content("#feedback [data-refusal]")
+        pg.click("#feedback [data-section]")
+        pg.wait_for_load_state()
+        assert pg.url.endswith("/common.html#sec-2-10-1")
+        heading = pg.evaluate("document.getElementById(location.hash.slice(1)).querySelector('h1, h2, h3, h4').textContent")
+        assert heading.startswith("2.10.1") and "アクションが持つ項目" in heading
+        assert p.errors == []
+        p.context.close()
