@@ -260,7 +260,7 @@ $("pass").addEventListener("click", async () => {
 function after(result) {
   feedback(result);
   if (result.kind === "ok") {
-    $("instruction").focus({ preventScroll: true });
+    $("instruction").focus(); // the next instruction (or the end) in view
   } else {
     $("feedback").querySelector("p").setAttribute("tabindex", "-1");
     $("feedback").querySelector("p").focus({ preventScroll: false });
