@@ -27,7 +27,7 @@ from blackpoker.pipeline.pyodide import runtime, runtime_files
 from blackpoker.render.fonts import stylesheet as font_stylesheet
 
 TEMPLATE_DIR = TEMPLATES / "play"
-STATIC = ("play.js", "worker.js", "snapshot.js", "play.css")
+STATIC = ("play.js", "engine.js", "worker.js", "snapshot.js", "play.css")
 ENGINE = "blackpoker.play.browser"  # the worker's entry point: the zip holds it and all it imports
 PLAY_DIR = "play"
 OPPONENTS = (("greedy", "貪欲法 (初心者向け)"), ("random", "ランダム"), ("ismcts", "情報集合モンテカルロ木探索"))
