@@ -336,10 +336,10 @@ def test_under_make_serve(browser: Any, site: Path) -> None:
     child = subprocess.Popen([sys.executable, "-c", SERVE, str(site)], stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout is not None
-        first = child.stdout.readline()
-        address = re.search(r"http://127\.0\.0\.1:\d+/", first)
-        assert address, first
-        p = _plays_a_few_moves(browser, address.group(0), site)
+        said = [child.stdout.readline() for _ in range(3)]  # its address, and the watcher's first (no-op) build
+        address = next(filter(None, (re.search(r"serving .* at (http://127\.0\.0\.1:\d+/)", line) for line in said)), None)
+        assert address, said
+        p = _plays_a_few_moves(browser, address.group(1), site)
         assert "/__build" in p.page.content(), "the preview's reload script is in the page"
         assert not p.errors, p.errors
         p.context.close()
