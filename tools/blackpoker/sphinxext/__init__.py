@@ -195,6 +195,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _builder_inited)
     app.connect("builder-inited", labels.add_japanese_labels)
     app.connect("builder-inited", search.load_words)
+    app.connect("builder-inited", search.load_names)
     app.connect("build-finished", search.save_words)
     app.connect("build-finished", labels.fill_script_labels)
     app.connect("build-finished", labels.fix_fixed_labels)
