@@ -156,3 +156,32 @@ def test_the_balance_report_is_dark_on_a_dark_phone_with_its_plots_on_paper(brow
     context.close()
     assert _luminance(ground) < 0.25 and _luminance(ink) > 0.6 and plot == "rgb(255, 255, 255)", (ground, ink, plot)
     assert wide <= 390
+
+
+PLOT_TEXT = """() => [...document.querySelectorAll('figure svg')].map(svg => {
+  // matplotlib draws each text as glyph paths in a group scaled by its size / 100 (svg.fonttype = path)
+  const shown = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const sizes = [...svg.querySelectorAll('g[transform*="scale("]')].map(g =>
+      parseFloat(/scale\\(([0-9.]+)/.exec(g.getAttribute('transform'))[1]) * 100 * shown);
+  return [svg.closest('figure').querySelector('figcaption')?.textContent || '', Math.min(...sizes), sizes.length];
+})"""
+
+
+def test_the_balance_report_s_plot_labels_are_at_least_11_px_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    """Issue 22, item 8: the plots' labels (axes, ticks, legends, names) read at 11 px or more as a 390 px phone
+    shows them (they were 6 px: a 6.4-inch plot shrunk to the column)."""
+    from click.testing import CliRunner
+
+    from blackpoker.cli.main import cli
+    out = CliRunner().invoke(cli, ["sim", "balance", "--regulation", "lite", "--regulation", "mast+extra",
+                                   "--policies", "greedy,random", "--games", "2", "--workers", "1",
+                                   "--out", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto((tmp_path / "report.html").as_uri())
+    plots = page.evaluate(PLOT_TEXT)
+    context.close()
+    assert len(plots) >= 5 and all(count > 5 for _, _, count in plots), plots
+    small = [(name, round(size, 1)) for name, size, _ in plots if size < 11]
+    assert small == [], small

@@ -242,3 +242,21 @@ def test_a_malformed_scheduler_address_is_bad_input_exit_2_before_connecting(tmp
     assert out.stderr.startswith(f"error: --scheduler: '{address}' is not a Dask scheduler address {problem}")
     assert out.stderr.count("\n") == 1 and out.stderr.endswith("expected e.g. tcp://10.0.0.5:8786\n")
     assert not list(tmp_path.iterdir())
+
+
+def test_the_requests_plot_has_a_log_axis_without_a_0_tick() -> None:
+    """Issue 22, item 8: the requests per game are on a log axis, which has no 0: a count of 0 has no bar, and no
+    tick reads 「0」 (the symlog axis showed one) or a power of ten (10⁻¹): the ticks read as numbers do."""
+    import re
+
+    from blackpoker.render.balance.plots import requests
+    actions = [{"name": "アタック", "requested": 5, "resolved": 3, "negated": 0},
+               {"name": "チャージ", "requested": 60, "resolved": 58, "negated": 2}]
+    svg = requests(actions, 10)
+    texts = re.findall(r"<!-- (.*?) -->", svg)  # matplotlib names each text it draws as paths
+    ticks = [t for t in texts if re.fullmatch(r"[0-9.$\\{}^a-z-]+", t)]
+    shown = [re.sub(r"^\$\\mathdefault\{(.*)\}\$$", r"\1", t) for t in ticks]  # mathtext: 10^{-1}
+    assert shown and "0" not in shown, shown
+    assert not any("^" in t or "mathdefault" in t for t in shown), shown
+    assert "1" in ticks and all(float(t) > 0 for t in ticks), ticks
+    assert {"アタック", "チャージ", "リクエスト", "解決", "無効", "1ゲームあたりの回数"} <= set(texts), texts
