@@ -185,3 +185,31 @@ def test_the_balance_report_s_plot_labels_are_at_least_11_px_on_a_phone(browser:
     assert len(plots) >= 5 and all(count > 5 for _, _, count in plots), plots
     small = [(name, round(size, 1)) for name, size, _ in plots if size < 11]
     assert small == [], small
+
+
+LOOK = """() => {
+  const paint = e => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+      if (c !== 'rgba(0, 0, 0, 0)') return c; } return 'rgb(255, 255, 255)'; };
+  const head = document.querySelector('.mobile-header') || document.querySelector('.topbar');
+  const style = getComputedStyle(head);
+  return {page: paint(document.body),
+          header: [paint(head), style.color, style.borderBottomWidth, style.borderBottomColor],
+          font: getComputedStyle(document.body).fontFamily};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_action_lists_have_the_rulebook_s_header_background_and_fonts(browser: Any, site: Path, scheme: str) -> None:
+    """Issue 22, item 6: the hub and every list show the rulebook's page colour, its header's colours and rule, and
+    its font stack (render/fonts.py), light and dark, on a phone and a desktop (they had a beige page under a
+    black bar)."""
+    pages = [site / "actionlist" / "index.html", *sorted((site / "actionlist" / "html").glob("*.html"))]
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page = context.new_page()
+        page.goto((site / "index.html").as_uri())
+        book = page.evaluate(LOOK)
+        for path in pages:
+            page.goto(path.as_uri())
+            assert page.evaluate(LOOK) == book, (path.name, width)
+        context.close()
