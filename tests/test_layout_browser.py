@@ -213,3 +213,34 @@ def test_the_action_lists_have_the_rulebook_s_header_background_and_fonts(browse
             page.goto(path.as_uri())
             assert page.evaluate(LOOK) == book, (path.name, width)
         context.close()
+
+
+TITLE_LINES = """(edition) => [...document.querySelectorAll('.sidebar-brand-text')].map(el => {
+  // the line each character of the title is set on (its top), read from a range over each text node's characters
+  const tops = [];
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (rect) tops.push([node.data[i], Math.round(rect.top)]);
+    }
+  }
+  const text = tops.map(t => t[0]).join('');
+  const at = text.indexOf(edition);
+  return [text, at < 0 ? [] : [...new Set(tops.slice(at, at + edition.length).map(t => t[1]))]];
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_sidebar_title_never_breaks_inside_the_edition(browser: Any, site: Path, width: int) -> None:
+    """Issue 22, item 7: the sidebar's title broke as 「第｜8.1版」; the edition is one word, on one line."""
+    edition = load_rules().edition.edition
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto((site / "index.html").as_uri())
+    if width < 1000:  # furo's drawer: open it, so the title is laid out as a reader sees it
+        page.click("label.toggle-button[for='__navigation'], .nav-overlay-icon", timeout=5000)
+    found = page.evaluate(TITLE_LINES, edition)
+    context.close()
+    assert found and all(edition in text and len(lines) == 1 for text, lines in found), found
