@@ -456,7 +456,7 @@ def test_the_appendix_gives_every_list_and_view_at_its_absolute_address(site: Pa
     # short addresses a reader can type (issue 22, item 4): ids, nothing percent-encoded; each PDF labelled
     assert "actionlist/html/all.html?format=lite" in hrefs and "actionlist/html/all.html?format=pro&frame=pack" in hrefs
     assert not [h for h in hrefs if "%" in h]
-    for label in ("A5：", "A4 2in1：", "中綴じ冊子："):
+    for label in ("A5: ", "A4 2in1: ", "中綴じ冊子: "):
         assert html.count(f'<span class="bp-download-kind">{label}</span>') >= 5, label  # every list, each print
     assert "actionlist/html/all.html" in hrefs
     views = [h for h in hrefs if "&frame=" in h]
@@ -596,3 +596,29 @@ def test_the_rulebook_links_to_the_hub_and_each_entry_to_its_list_entry(site: Pa
     assert len(links) >= len(rules.actions) + len(rules.characters)
     assert "actionlist/html/all.html#act-generation-change" in links
     assert any(link.startswith("actionlist/html/all.html?frame=") for link in links)
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
+def test_one_colon_in_every_page_and_the_book(site: Path) -> None:
+    """Issue 22, item 7: colons were mixed (「A くん：」, 「A5：」, 「先攻決定：」 beside 「例: 」, 「チャンス: A」). The
+    printed book sets an ASCII colon; so does every page of the site (text, boards, figures) and the book."""
+    for path in sorted(site.glob("*.html")):
+        text = re.sub(r"<(script|style)\b.*?</\1>", "", path.read_text(encoding="utf-8"), flags=re.S)
+        shown = unescape(re.sub(r"<[^>]+>", "", text))
+        at = shown.find("：")
+        assert at < 0, (path.name, shown[max(0, at - 30):at + 10])
+    book = _run("pdftotext", str(site / PDF_NAME), "-")
+    assert "：" not in book, book[max(0, book.find("：") - 30):book.find("：") + 10]
+    assert "例: " in book and "A くん: 「" in book
+
+
+def test_a_reading_is_shown_over_kanji_only(rules: Rules, site: Path) -> None:
+    """Issue 22, item 7: ruby where it helps: 兵士召喚 has its reading above it; a name in kana (アップ, ブロック)
+    has none (it was spelled again in hiragana above the katakana), though its reading still finds and sorts it."""
+    pages = "".join(page(site, name) for name in ("format", "frame"))
+    rubies = dict(re.findall(r"<ruby>(.*?)<rt>(.*?)</rt></ruby>", pages))
+    soldier = rules.action("soldier-summon")
+    assert rubies.get(soldier.name) == soldier.reading
+    entries: list[Entry] = [*rules.actions, *rules.characters, *rules.fogs, *rules.trumps]
+    kana = [e.name for e in entries if e.reading and not re.search(r"[\u4e00-\u9fff]", e.name)]
+    assert kana and not set(kana) & set(rubies), sorted(set(kana) & set(rubies))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from docutils import nodes
@@ -37,10 +38,16 @@ def suited(text: str) -> list[nodes.Node]:
     return out
 
 
+def needs_ruby(name: str) -> bool:
+    """A reading helps a reader only over kanji (兵士召喚): over kana (アップ) it spells the name again."""
+    return any(unicodedata.name(c, "").startswith("CJK UNIFIED IDEOGRAPH") for c in name)
+
+
 def ruby(name: str, reading: str) -> list[nodes.Node]:
     """``<ruby>name<rt>reading</rt></ruby>``; the name stays a text node so references and search see it. An
-    entry without a reading (an imported edition's) is its name alone."""
-    if not reading:
+    entry without a reading (an imported edition's), or whose name has no kanji, is its name alone (the reading
+    still finds it in the search and sorts it in the index)."""
+    if not reading or not needs_ruby(name):
         return suited(name)
     return [nodes.raw("", "<ruby>", format="html"), *suited(name),
             nodes.raw("", f"<rt>{html.escape(reading)}</rt></ruby>", format="html")]
