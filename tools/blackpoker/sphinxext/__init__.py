@@ -218,6 +218,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("bp-changes", notes.ChangesDirective)
     app.add_directive("bp-index", index.IndexDirective)
     app.add_directive("bp-cover", cover.CoverDirective)
+    app.add_directive("bp-colophon", cover.ColophonDirective)
     app.add_directive("bp-downloads", downloads.DownloadsDirective)
     app.add_directive("bp-errata", errata.ErrataDirective)
     app.add_directive("bp-examples", examples.ExamplesDirective)
