@@ -211,6 +211,7 @@ def test_cli_balance_writes_the_report(tmp_path: Path) -> None:
     assert html.count("<svg") >= 5
     assert "<script" not in html and "<link" not in html and "src=" not in html and "url(http" not in html
     assert "greedy" not in html.replace("greedy,random", "")  # readers see the Japanese names
+    assert "：" not in html  # one colon, the book's ASCII one (issue 22, item 7)
     data = json.loads((tmp_path / "study.json").read_text(encoding="utf-8"))
     assert data["summary"]["games"] == 8
     rows = list(csv.DictReader((tmp_path / "games.csv").open(encoding="utf-8")))

@@ -40,9 +40,9 @@ class ColophonDirective(RulesDirective):
             field = nodes.field()
             field += nodes.field_name(label, label)
             body = nodes.field_body()
-            if label == "公式サイト":
+            if label == "公式サイト":  # this site's own root: absolute in the book (render/book.py), like the appendix
                 p = nodes.paragraph()
-                p += nodes.reference(value, value, refuri=value)
+                p += nodes.reference(value, value, refuri="index.html")
                 body += p
             else:
                 body += r.para(value)

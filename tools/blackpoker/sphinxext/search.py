@@ -63,6 +63,7 @@ def load_words(app: Any) -> None:
     """``builder-inited``: the words of the texts split by earlier builds in this environment."""
     path = Path(app.doctreedir) / _FILE
     _KNOWN.clear()
+    _WHOLE.clear()  # the build's names come next (load_names)
     if path.is_file():
         try:
             _KNOWN.update(json.loads(path.read_text(encoding="utf-8")))
