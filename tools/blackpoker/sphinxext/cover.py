@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from docutils import nodes
+from sphinx import addnodes
 
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.ruleset import RulesDirective
@@ -18,7 +19,7 @@ class CoverDirective(RulesDirective):
             box += r.para(ed.subtitle, classes=["bp-subtitle"])
         box += r.para(ed.edition, classes=["bp-edition"])
         box += r.para(f"{ed.author} 著 · {ed.release} 発行 · {ed.copyright}", classes=["bp-meta"])
-        return [box]
+        return [box, _play_links()]
 
 
 class ColophonDirective(RulesDirective):
@@ -51,3 +52,12 @@ class ColophonDirective(RulesDirective):
         box += table
         box += r.para(ed.copyright, classes=["bp-colophon-copyright"])
         return [box]
+
+
+def _play_links() -> nodes.Node:
+    """On the site (not in the printed book): the play page and the guided tutorial (pipeline/playpage.py,
+    pipeline/tutorialpage.py)."""
+    on_site = addnodes.only(expr="not singlehtml")
+    on_site += nodes.raw("", '<p class="bp-play-links">ブラウザーで遊ぶ: <a href="play/tutorial.html">はじめての BlackPoker'
+                             '(チュートリアル)</a> ・ <a href="play/index.html">コンピューターと対戦</a></p>', format="html")
+    return on_site
