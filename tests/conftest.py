@@ -49,11 +49,15 @@ def _group(item: pytest.Item) -> str | None:
 
 
 def _weight(item: pytest.Item) -> int:
-    """Run order under pytest-xdist: the long groups first (the rulebook's, then other builds), so no worker is
-    left alone with a long one at the end."""
+    """Run order under pytest-xdist, longest first, so no worker is left alone with a long one at the end: the
+    rulebook's group (its build, then every test that reads it), the tests that run several full builds (`build`
+    and `slow`: minutes each), the other builds, the browser's groups, then the rest (seconds each), which fill
+    the gaps."""
     if _group(item) == "rulebook":
         return 0
-    return 1 if item.get_closest_marker("build") else 2
+    if item.get_closest_marker("build"):
+        return 1 if item.get_closest_marker("slow") else 2
+    return 3 if item.get_closest_marker("browser") else 4
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups

@@ -14,7 +14,7 @@ from blackpoker.core.paths import DEFINITIONS, ROOT
 from blackpoker.pipeline.build import build
 from htmlcheck import ids_of
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.build]  # full builds of both editions
 
 
 @pytest.fixture(scope="module")
