@@ -25,7 +25,8 @@ def test_no_template_or_entry_list_spells_out_a_field_name() -> None:
                 if pattern in text:
                     spelled.append(f"{path.name}: {pattern}")
     lists = (ROOT / "tools" / "blackpoker" / "sphinxext" / "lists.py").read_text(encoding="utf-8")
-    spelled += [f"lists.py: {name}" for name in names if re.search(rf'\("{re.escape(name)}", ', lists)]
+    frame_rows = set(field_labels.FRAME_LABELS.values())  # the rulebook's list of frames only
+    spelled += [f"lists.py: {name}" for name in names | frame_rows if re.search(rf'\("{re.escape(name)}", ', lists)]
     assert spelled == []
 
 

@@ -1,7 +1,8 @@
 """What readers see as the name of each field of an entry, in the rulebook's entry lists and in the action lists
 alike (the action lists' templates get them as ``label``).
 
-The action lists are a cheat sheet: a few fields go by a shorter name there (``SHORT``)."""
+The action lists are a cheat sheet: a few fields go by a shorter name there (``SHORT``). A frame's own rows
+(``FRAME_LABELS``) show only in the rulebook's list of frames."""
 
 from __future__ import annotations
 
@@ -34,6 +35,19 @@ FIELD_LABELS: Final = {
     "introduced": "導入バージョン",
     "updated": "更新バージョン",
     "design_note": "補足",
+}
+
+# the rows only a frame has (5.3.1), in the order the rulebook's list of frames shows them
+FRAME_LABELS: Final = {
+    "layout": "配置図",
+    "inherits": "継承元",
+    "deck": "デッキ条件",
+    "setup": "ゲームの始め方",
+    "actions": "アクションリスト",
+    "fogs": "フォグリスト",
+    "trumps": "切札リスト",
+    "characters": "キャラクターリスト",
+    "disclosure": "公開レベル",
 }
 
 # the action lists' shorter names
