@@ -16,7 +16,7 @@ from sphinx import addnodes
 
 from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
 from blackpoker.core.field_labels import FIELD_LABELS as FIELD
-from blackpoker.core.field_labels import FRAME_LABELS as FRAME_FIELD
+from blackpoker.core.field_labels import FRAME_LABELS as FRAME
 from blackpoker.core.kinds import KIND, RULEBOOK_LISTS, anchor, official_anchors
 from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.render.board import card_svg
@@ -263,26 +263,26 @@ class ListDirective(RulesDirective):
         if f.image is not None:  # the edition's own picture of the layout (the official image)
             data = base64.b64encode(f.image.data).decode("ascii")
             figure = nodes.raw("", f'<img class="bp-frame-image" src="data:{f.image.media_type};base64,{data}" '
-                               f'alt="{html.escape(f.name)}の{FRAME_FIELD["layout"]}">', format="html")
+                               f'alt="{html.escape(f.name)}の配置図">', format="html")
         parent: nodes.Node | None = None
         if f.inherits:
             parent = nodes.paragraph()
             parent += r.ref(KIND["frame"].anchor_of(f.inherits), rules.frame(f.inherits).name)
         rows: list[tuple[str, nodes.Node | list[nodes.Node] | str | None]] = [
-            (FRAME_FIELD["layout"], figure),
-            (FRAME_FIELD["inherits"], parent),
+            (FRAME["image"], figure),
+            (FRAME["inherits"], parent),
             (FIELD["formats"], r.format_table(rules, f.formats)),
-            (FRAME_FIELD["deck"], self.deck(f) if f.deck else [r.para("なし")]),
-            (FRAME_FIELD["setup"], [setup, r.para(f.setup_continues)] if f.setup else None),
-            (FRAME_FIELD["actions"], self.links("次のアクションが追加で利用可能です。", "action",
-                                                [(a, rules.action(a).name) for a in f.actions], FRAME_ACTIONS_SECTION)),
-            (FRAME_FIELD["fogs"], self.links("次のフォグが追加で利用可能です。", "fog",
-                                             [(x, rules.fog(x).name) for x in f.fogs])),
-            (FRAME_FIELD["trumps"], self.links("次の切札が利用可能です。", "trump",
-                                               [(x, rules.trump(x).name) for x in f.trumps])),
-            (FRAME_FIELD["characters"], self.links("次のキャラクターが利用可能です。", "character",
-                                                   [(x, rules.character(x).name) for x in f.characters])),
-            (FRAME_FIELD["disclosure"], self.disclosure(f)),
+            (FRAME["deck"], self.deck(f) if f.deck else [r.para("なし")]),
+            (FRAME["setup"], [setup, r.para(f.setup_continues)] if f.setup else None),
+            (FRAME["actions"], self.links("次のアクションが追加で利用可能です。", "action",
+                                    [(a, rules.action(a).name) for a in f.actions], FRAME_ACTIONS_SECTION)),
+            (FRAME["fogs"], self.links("次のフォグが追加で利用可能です。", "fog",
+                                  [(x, rules.fog(x).name) for x in f.fogs])),
+            (FRAME["trumps"], self.links("次の切札が利用可能です。", "trump",
+                                 [(x, rules.trump(x).name) for x in f.trumps])),
+            (FRAME["characters"], self.links("次のキャラクターが利用可能です。", "character",
+                                      [(x, rules.character(x).name) for x in f.characters])),
+            (FRAME["disclosure"], self.disclosure(f)),
         ]
         box += r.field_list(rows)
         return self.finish(box, f, "frame", f.id)
