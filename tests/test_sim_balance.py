@@ -141,6 +141,7 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_study_as_local_work
     assert json.loads((tmp_path / "cluster" / "study.json").read_text(encoding="utf-8"))["summary"]["games"] == 20
 
 
+@pytest.mark.slow  # starts a Dask scheduler and workers
 def test_workers_that_cannot_import_blackpoker_are_one_line_exit_1(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"  # no toolkit on this PYTHONPATH, only an empty package of its name (which
     # hides the blackpoker installed in the virtualenv, as on a machine where the toolkit is missing)
@@ -154,6 +155,7 @@ def test_workers_that_cannot_import_blackpoker_are_one_line_exit_1(tmp_path: Pat
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow  # starts a Dask scheduler and workers
 def test_losing_the_scheduler_during_a_study_is_one_line_exit_1(tmp_path: Path) -> None:
     long_study = ["sim", "balance", "--regulation", "lite", "--policies", "greedy,random", "--games", "5000"]
     with dask_cluster(tmp_path, [TOOLS]) as address, \
