@@ -1,4 +1,4 @@
-"""The assembled site (rulebook + action lists) has no dangling link or anchor and loads nothing remote."""
+"""The assembled site (rulebook + action lists + play page + tutorial) has no dangling link or anchor and loads nothing remote."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from blackpoker import load_rules
+from blackpoker.core.paths import DEFINITIONS, prose_folder
 from blackpoker.pipeline.playpage import build_play
+from blackpoker.pipeline.tutorialpage import build_tutorial
 from blackpoker.pipeline.rulebook import BOOKLET_NAME, PDF_NAME
 from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.actionlist.pdf import pdf_paths
@@ -27,6 +29,7 @@ def site(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathFac
     rules = load_rules()
     build_html(rules, out)
     build_play(rules, out, runtime_too=False)  # the rulebook's examples link to it; the runtime has no link
+    build_tutorial(rules, out, prose_folder(DEFINITIONS))  # the hub, the rulebook's top and the play page link to it
     # PDFs are slow and tested elsewhere; here they only need to be the files the links expect.
     pdfs = {out / PDF_NAME, out / BOOKLET_NAME}
     for page in list_pages(rules):
