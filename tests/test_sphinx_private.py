@@ -130,3 +130,19 @@ def test_only_the_compat_module_touches_sphinx_internals() -> None:
                        if p.name != "sphinx_private.py" for marker in markers
                        if marker in p.read_text(encoding="utf-8"))
     assert offenders == []
+
+
+def test_sphinx_s_search_page_still_has_what_bp_search_js_wraps() -> None:
+    """source/_static/bp-search.js wraps four parts of Sphinx's searchtools.js (the passage under a hit, the query
+    splitter, the search that lists the hits, the loaded index's terms); without them it does nothing, silently."""
+    script = (SPHINX / "themes" / "basic" / "static" / "searchtools.js").read_text(encoding="utf-8")
+    message = "Sphinx's searchtools.js changed: update source/_static/bp-search.js ({})"
+    assert "htmlToText: (htmlString, anchor) =>" in script, message.format("Search.htmlToText")
+    assert 'if (typeof splitQuery === "undefined") {\n  var splitQuery =' in script, message.format("splitQuery")
+    assert "_performSearch: (" in script and "= Search._performSearch(" in script, message.format("_performSearch")
+    # each hit: [docname, title, anchor, …], so a place is hit[0] + hit[2]
+    assert "[docname, title, anchor, descr, score, filename, kind]" in script, message.format("a hit's fields")
+    assert "Search._index = index;" in script and "Search._index.terms" in script, message.format("the index's terms")
+    wrapper = (PACKAGE.parents[1] / "source" / "_static" / "bp-search.js").read_text(encoding="utf-8")
+    for part in ("Search.htmlToText", "splitQuery", "Search._performSearch", "Search._index.terms"):
+        assert part in wrapper  # what this canary guards is what the wrapper uses

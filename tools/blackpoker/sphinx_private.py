@@ -18,6 +18,10 @@ holds a canary for each part, which fails with a message naming it when Sphinx c
 * ``_static/translations.js``: Sphinx copies its catalogue for the page scripts as
   ``Documentation.addTranslations({...});``; the messages its Japanese catalogue leaves empty are filled in.
 * The message catalogue: compiled with Babel, which Sphinx itself uses for its catalogues.
+* The search page's script (``searchtools.js``), which ``source/_static/bp-search.js`` wraps, being JavaScript
+  and so not here: the passage under a hit (``Search.htmlToText``), the query splitter (``splitQuery``), the
+  search that lists the hits (``Search._performSearch``, each hit ``[docname, title, anchor, …]``) and the index's
+  terms (``Search._index.terms``).
 * The single page's markup, which the book is cut from (``render/book.py``): where each document starts, internal
   links, permalinks (``headerlink``), stylesheets; and singlehtml's ``#document-x#label`` links.
 
