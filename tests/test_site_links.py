@@ -12,8 +12,8 @@ import pytest
 from blackpoker import load_rules
 from blackpoker.core.paths import DEFINITIONS, prose_folder
 from blackpoker.pipeline.playpage import build_play
-from blackpoker.pipeline.tutorialpage import build_tutorial
 from blackpoker.pipeline.rulebook import BOOKLET_NAME, PDF_NAME
+from blackpoker.pipeline.tutorialpage import build_tutorial
 from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.actionlist.pdf import pdf_paths
 from blackpoker.render.actionlist.view import list_pages
@@ -54,6 +54,10 @@ def test_every_link_and_anchor_resolves(site: tuple[Path, set[Path]]) -> None:
             target = page if not url.path else (page.parent / urllib.parse.unquote(url.path)).resolve()
             if url.path and not target.exists() and target not in pdfs:
                 problems.append(f"{page.relative_to(out)}: missing {href}")
+                continue
+            if url.fragment.startswith("lesson=") and target.name == "tutorial.html":  # the tutorial's own route
+                if f'data-lesson="{url.fragment.removeprefix("lesson=")}"' not in target.read_text(encoding="utf-8"):
+                    problems.append(f"{page.relative_to(out)}: no lesson for {href}")
                 continue
             if url.fragment and target.suffix == ".html" and target.exists():
                 if target not in ids:
