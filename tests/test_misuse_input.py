@@ -143,4 +143,5 @@ def test_the_book_pdfs_title_is_the_edition_as_written(tmp_path: Path) -> None:
     single = work / "single" / "index.html"
     front = split_single_page(single.read_text(encoding="utf-8")).front_html()
     pdf = layout(front, single.parent.resolve().as_uri() + "/").write_pdf()
-    assert PdfReader(io.BytesIO(pdf)).metadata["/Title"] == f"{title} {edition}"
+    metadata = PdfReader(io.BytesIO(pdf)).metadata
+    assert metadata is not None and metadata.title == f"{title} {edition}"
