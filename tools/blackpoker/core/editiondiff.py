@@ -14,6 +14,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from blackpoker.core.field_labels import FIELD_LABELS, FRAME_LABELS
 from blackpoker.core.kinds import KINDS, Named, kind_of, named_entries, official_id
 from blackpoker.core.model import Action, Block, Character, Fog, Frame, Rules, TextList, Trump
 from blackpoker.core.typography import typography_key
@@ -29,6 +30,8 @@ class Run:
 
 @dataclass(frozen=True)
 class FieldChange:
+    """One field of an entry that differs between two editions, with its text split into runs."""
+
     key: str  # our field name (``effect``)
     label: str  # as the lists label it (効果)
     old: str  # "" where the field was absent
@@ -40,6 +43,8 @@ class FieldChange:
 
 @dataclass(frozen=True)
 class EntryRef:
+    """An entry as a page of changes names it: kind, ids and name."""
+
     kind: str  # the kind's key (action, character …)
     kind_name: str  # アクション, キャラクター …
     id: str
@@ -49,6 +54,8 @@ class EntryRef:
 
 @dataclass(frozen=True)
 class EntryChange:
+    """An entry in both editions whose fields differ."""
+
     old: EntryRef
     new: EntryRef
     fields: tuple[FieldChange, ...]
@@ -68,6 +75,8 @@ class EntryChange:
 
 @dataclass(frozen=True)
 class Edition:
+    """The edition on one side of a comparison, as the page of changes heads it."""
+
     version: str  # v8.1
     edition: str  # 第8.1版
     release: str
@@ -75,6 +84,8 @@ class Edition:
 
 @dataclass(frozen=True)
 class RulesDiff:
+    """Everything that differs between two editions: entries added, removed and changed."""
+
     old: Edition
     new: Edition
     added: tuple[EntryRef, ...]
@@ -145,63 +156,64 @@ def _picture(entry: Trump | Frame) -> str:
 Fields = list[tuple[str, str, str | None]]  # (key, label, text)
 
 
+def _labelled(*fields: tuple[str, str | None], labels: dict[str, str] = FIELD_LABELS) -> Fields:
+    """(key, text) pairs with the label readers know each field by (core/field_labels.py)."""
+    return [(key, labels[key], text) for key, text in fields]
+
+
 def _availability(rules: Rules, entry: Action | Character | Fog | Trump) -> Fields:
     formats = getattr(entry, "formats", ())
-    return [("formats", "フォーマット", "、".join(rules.format(f).name for f in formats) or None),
-            ("frames", "フレーム", "、".join(rules.frame(f).name for f in entry.frames) or None)]
+    return _labelled(("formats", "、".join(rules.format(f).name for f in formats) or None),
+                     ("frames", "、".join(rules.frame(f).name for f in entry.frames) or None))
 
 
 def _head(entry: Named, category: str | None, group: str | None) -> Fields:
-    return [("name", "名前", entry.name), ("reading", "読み", entry.reading), ("category", "タイプ", category),
-            ("group", "分類", group)]
+    return _labelled(("name", entry.name), ("reading", entry.reading), ("category", category), ("group", group))
 
 
 def _tail(entry: Action | Character | Fog | Trump) -> Fields:
-    return [("story", "ストーリー", entry.story), ("flavor", "フレーバー", entry.flavor),
-            ("flavor_speaker", "フレーバーの話し手", entry.flavor_speaker),
-            ("introduced", "導入バージョン", entry.introduced), ("updated", "更新バージョン", _versions(entry.updated)),
-            ("design_note", "補足", entry.design_note)]
+    return _labelled(("story", entry.story), ("flavor", entry.flavor), ("flavor_speaker", entry.flavor_speaker),
+                     ("introduced", entry.introduced), ("updated", _versions(entry.updated)),
+                     ("design_note", entry.design_note))
 
 
 def _action(rules: Rules, a: Action) -> Fields:
-    return [*_head(a, a.category, a.group), *_availability(rules, a),
-            ("trigger", "トリガー", a.trigger.label), ("speed", "スピード", a.speed.label),
-            ("timing", "タイミング", a.timing.label), ("key_card", "キーカード", a.key_card),
-            ("implicit_key", "キーカード(暗黙)", a.implicit_key), ("key_unit", "キーユニット条件", a.key_unit),
-            ("cost", "コスト", a.cost_text), ("note", "特記事項", a.note),
-            ("activation_condition", "起動条件", a.activation_condition),
-            ("trigger_condition", "誘発条件", a.trigger_condition), ("target", "対象", a.target),
-            ("effect", "効果", effect_text(a.effect)), *_tail(a)]
+    return [*_head(a, a.category, a.group), *_availability(rules, a), *_labelled(
+        ("trigger", a.trigger.label), ("speed", a.speed.label), ("timing", a.timing.label),
+        ("key_card", a.key_card), ("implicit_key", a.implicit_key), ("key_unit", a.key_unit), ("cost", a.cost_text),
+        ("note", a.note), ("activation_condition", a.activation_condition),
+        ("trigger_condition", a.trigger_condition), ("target", a.target), ("effect", effect_text(a.effect))),
+        *_tail(a)]
 
 
 def _character(rules: Rules, c: Character) -> Fields:
     labels = "、".join(f"<{lb.name}>" + (f"（{lb.condition}）" if lb.condition else "") for lb in c.labels)
     abilities = "\n".join(f"【{ab.name}】{ab.text}" if ab.name else ab.text for ab in c.abilities)
-    return [*_head(c, c.category, c.group), *_availability(rules, c), ("key_card", "キーカード", c.key_card),
-            ("size", "サイズ", c.size), ("note", "特記事項", c.note), ("labels", "ラベル", labels),
-            ("abilities", "能力", abilities), *_tail(c)]
+    return [*_head(c, c.category, c.group), *_availability(rules, c), *_labelled(
+        ("key_card", c.key_card), ("size", c.size), ("note", c.note), ("labels", labels), ("abilities", abilities)),
+        *_tail(c)]
 
 
 def _fog(rules: Rules, f: Fog) -> Fields:
-    return [*_head(f, f.category, f.group), *_availability(rules, f), ("key_card", "キーカード", f.key_card),
-            ("target", "対象", f.target), ("ability", "能力", f.ability), *_tail(f)]
+    return [*_head(f, f.category, f.group), *_availability(rules, f),
+            *_labelled(("key_card", f.key_card), ("target", f.target), ("ability", f.ability)), *_tail(f)]
 
 
 def _trump(rules: Rules, t: Trump) -> Fields:
-    return [*_head(t, t.category, t.group), *_availability(rules, t), ("key_card", "キーカード", t.key_card),
-            ("ability", "能力", t.ability), ("grants_label", "与えるラベル", t.grants_label),
-            ("image", "イメージ", _picture(t)), *_tail(t)]
+    return [*_head(t, t.category, t.group), *_availability(rules, t), *_labelled(
+        ("key_card", t.key_card), ("ability", t.ability), ("grants_label", t.grants_label), ("image", _picture(t))),
+        *_tail(t)]
 
 
 def _frame(rules: Rules, f: Frame) -> Fields:
     disclosure = "\n".join(f"{rules.zone(d.zone).name}: {d.public}/{d.personal}/{d.hidden}" for d in f.disclosure)
     actions = "、".join(rules.action(a).name for a in f.actions if a in {x.id for x in rules.actions})
-    return [*_head(f, None, None), ("formats", "フォーマット", "、".join(rules.format(x).name for x in f.formats)),
-            ("deck", "デッキ", f.deck.text if f.deck else None),
-            ("setup", "開始手順", "\n".join(f.setup) + ("\n" + f.setup_continues if f.setup_continues else "")),
-            ("actions", "アクション", actions), ("disclosure", "公開レベル", disclosure),
-            ("inherits", "継承", rules.frame(f.inherits).name if f.inherits else None),
-            ("image", "配置図", _picture(f))]
+    return [*_head(f, None, None), *_labelled(
+        ("formats", "、".join(rules.format(x).name for x in f.formats)), ("deck", f.deck.text if f.deck else None),
+        ("setup", "\n".join(f.setup) + ("\n" + f.setup_continues if f.setup_continues else "")),
+        ("actions", actions), ("disclosure", disclosure),
+        ("inherits", rules.frame(f.inherits).name if f.inherits else None), ("image", _picture(f)),
+        labels=FRAME_LABELS)]
 
 
 _FIELDS: dict[type, Callable[[Rules, object], Fields]] = {

@@ -17,6 +17,8 @@ Named = Action | Character | Fog | Trump | Frame
 
 @dataclass(frozen=True)
 class Kind:
+    """A kind of entry (action, character …): its name, anchor prefix and how to find one by id."""
+
     key: str
     anchor: str
     name: str

@@ -22,6 +22,8 @@ from blackpoker.core.yamlsource import SourceFile, parse_yaml, read_input
 
 @dataclass(frozen=True)
 class DefinitionFile:
+    """One file of a definitions folder, the schema it is checked against and what it defines."""
+
     name: str
     schema: str
     kind: str

@@ -13,6 +13,8 @@ from blackpoker.core.targets import TargetSpec
 
 
 class Trigger(str, Enum):
+    """An action's トリガー: 直接 (a player requests it) or 誘発 (requested when its condition is met)."""
+
     DIRECT = "direct"
     TRIGGERED = "triggered"
 
@@ -23,6 +25,8 @@ class Trigger(str, Enum):
 
 
 class Speed(str, Enum):
+    """An action's スピード: 即時 (resolves at once, without the stage) or 通常 (goes through the stage)."""
+
     INSTANT = "instant"
     NORMAL = "normal"
 
@@ -33,6 +37,8 @@ class Speed(str, Enum):
 
 
 class Timing(str, Enum):
+    """An action's タイミング: メイン (the chance, one's own turn and an empty stage) or クイック (the chance)."""
+
     MAIN = "main"
     QUICK = "quick"
 
@@ -61,12 +67,16 @@ ListStyle = Literal["numbered", "bulleted", "lettered"]
 
 @dataclass(frozen=True)
 class ListItem:
+    """One item of a list in an effect text, with the lists nested under it."""
+
     text: str
     sub: tuple[Block, ...] = ()
 
 
 @dataclass(frozen=True)
 class TextList:
+    """A numbered, lettered or bulleted list in an effect text (a block beside plain paragraphs)."""
+
     style: ListStyle
     items: tuple[ListItem, ...]
 
@@ -102,6 +112,8 @@ def iter_text(blocks: tuple[Block, ...]) -> Iterator[str]:
 
 @dataclass(frozen=True)
 class Edition:
+    """The edition a ruleset publishes: its names, dates, copyright and where it is published."""
+
     version: str
     edition: str
     title: str
@@ -123,6 +135,8 @@ class Edition:
 
 @dataclass(frozen=True)
 class CardNumber:
+    """A rank's number (Table 2.1 トランプの数字: A is 1, J 11, Q 12, K 13, 2 to 10 as printed)."""
+
     card: str
     number: int | None
     text: str | None
@@ -130,6 +144,8 @@ class CardNumber:
 
 @dataclass(frozen=True)
 class CostType:
+    """A cost letter (ruleset.yaml costs): its name and how the simulator pays it."""
+
     letter: str
     name: str
     payment: str
@@ -137,6 +153,8 @@ class CostType:
 
 @dataclass(frozen=True)
 class Zone:
+    """A zone of the table (2.10), common to both players or each player's own."""
+
     id: str
     name: str
     common: bool
@@ -145,6 +163,8 @@ class Zone:
 
 @dataclass(frozen=True)
 class FlowStep:
+    """A box of a flow chart: a step, or a question whose answers are its edges' labels."""
+
     id: str
     text: str
     decision: bool = False
@@ -152,6 +172,8 @@ class FlowStep:
 
 @dataclass(frozen=True)
 class FlowEdge:
+    """An arrow of a flow chart, from one step to the next, labelled with an answer where it has one."""
+
     source: str
     target: str
     label: str = ""
@@ -171,6 +193,8 @@ class Flow:
 
 @dataclass(frozen=True)
 class DisclosureLevel:
+    """A level of 2.11.1 公開レベル (完全公開, 個人公開, 非公開) and what it lets a player see."""
+
     id: str
     name: str
     description: str
@@ -178,6 +202,8 @@ class DisclosureLevel:
 
 @dataclass(frozen=True)
 class Disclosure:
+    """A frame's disclosure of one zone: its level for the public, the owner and what is hidden."""
+
     zone: str
     public: str
     personal: str
@@ -186,6 +212,8 @@ class Disclosure:
 
 @dataclass(frozen=True)
 class Format:
+    """A format (ライト, スタンダード …), one of the nested sets of entries; each entry names the formats it is in."""
+
     id: str
     name: str
     reading: str
@@ -194,6 +222,8 @@ class Format:
 
 @dataclass(frozen=True)
 class NestingException:
+    """An entry excused from the rule that formats are nested (formats.yaml nesting_exceptions), and why."""
+
     kind: str
     id: str
     reason: str
@@ -203,6 +233,8 @@ class NestingException:
 
 @dataclass(frozen=True)
 class Action:
+    """An action entry as the book prints it, with what the checks and the simulator derive from it."""
+
     id: str
     name: str
     reading: str
@@ -252,18 +284,24 @@ class Action:
 
 @dataclass(frozen=True)
 class Label:
+    """A character's label (<兵士> …), with the condition under which it has it."""
+
     name: str
     condition: str | None = None
 
 
 @dataclass(frozen=True)
 class Ability:
+    """A character's ability: its name (empty for an unnamed one) and its text."""
+
     name: str  # "" for an ability without a name
     text: str
 
 
 @dataclass(frozen=True)
 class Character:
+    """A character entry: its key card, size, labels, abilities and the actions that summon it."""
+
     id: str
     name: str
     reading: str
@@ -291,6 +329,8 @@ class Character:
 
 @dataclass(frozen=True)
 class Fog:
+    """A fog entry: a card placed in the fog zone and what it does there."""
+
     id: str
     name: str
     reading: str
@@ -325,6 +365,8 @@ class Picture:
 
 @dataclass(frozen=True)
 class Trump:
+    """A trump (切札) entry of a frame: its key card, its ability and the label or action it grants."""
+
     id: str
     name: str
     reading: str
@@ -358,6 +400,8 @@ class TrumpAbout:
 
 @dataclass(frozen=True)
 class DeckCondition:
+    """A frame's デッキ条件: the exact cards, or a minimum count, with the text the book prints."""
+
     text: str
     cards: tuple[str, ...] = ()
     min_cards: int | None = None
@@ -365,6 +409,8 @@ class DeckCondition:
 
 @dataclass(frozen=True)
 class Frame:
+    """A frame (フレーム): its layout, deck condition, setup, extra entries and zones' disclosure."""
+
     id: str
     name: str
     reading: str

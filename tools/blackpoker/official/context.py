@@ -176,6 +176,17 @@ class Context:
             return allowed[value] if isinstance(allowed, dict) else value
         return str(self.mapped(e, key, pick, required=True))
 
+    def converts(self, e: Entry, known: tuple[str, ...], convert: Callable[[Context, Entry], None]) -> bool:
+        """Convert one entry (its unknown fields reported first); False when that added an error, so an entry with a
+        bad field is left out whole rather than published in part (Skip is raised only after an error)."""
+        before = len(self.result.errors)
+        self.unknown_keys(e.src, e.path, e.raw, known)
+        try:
+            convert(self, e)
+        except Skip:
+            pass
+        return len(self.result.errors) == before
+
     def unknown_keys(self, src: SourceFile, path: tuple[PathPart, ...], raw: dict[str, Any],
                      known: tuple[str, ...]) -> None:
         """Every field the import does not know is an error, never dropped in silence."""

@@ -7,6 +7,7 @@ know are warnings (the entry is kept)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from blackpoker.core.targets import TargetSyntaxError, parse_target
 from blackpoker.official import convert as cv
@@ -49,13 +50,7 @@ def read_entries(ctx: Context, name: str, list_key: str, convert: Callable[[Cont
                 ctx.error(src, e.path, "expected an entry (a mapping of its fields)")
                 continue
             e.data["group"] = group["type"].strip()
-            before = len(ctx.result.errors)
-            ctx.unknown_keys(src, e.path, raw, fields)
-            try:
-                convert(ctx, e)
-            except Skip:
-                continue
-            if len(ctx.result.errors) == before:
+            if ctx.converts(e, fields, convert):
                 yield e
 
 
@@ -144,12 +139,14 @@ def versions(ctx: Context, e: Entry, *, required: bool = False) -> None:
         d["design_note"] = design
 
 
+def keep(data: dict[str, Any], **fields: Any) -> None:
+    """Set the fields that have a value: the official format leaves an empty field where ours has none."""
+    data.update((name, value) for name, value in fields.items() if value)
+
+
 def prose(ctx: Context, e: Entry) -> None:
     """The story, the flavour text and its speaker, kept as written."""
-    for official, ours in PROSE:
-        value = ctx.text(e, official)
-        if value:
-            e.data[ours] = value
+    keep(e.data, **{ours: ctx.text(e, official) for official, ours in PROSE})
 
 
 def key_card(ctx: Context, e: Entry, key: str, *, required: bool = True) -> str | None:
@@ -191,22 +188,9 @@ def action(ctx: Context, e: Entry) -> None:
         key = key_card(ctx, e, "actKey", required=False)
         if key:
             d["key_card"] = key
-    unit = ctx.text(e, "actUnit")
-    if unit:
-        d["key_unit"] = unit
-    cost = ctx.mapped(e, "actCost", cv.read_cost)
-    if cost:
-        d["cost"] = cost
-    note = ctx.mapped(e, "actNote", cv.read_note)
-    if note:
-        d["note"] = note
-    for official, ours in (("actActCond", "activation_condition"), ("actTriggerCond", "trigger_condition")):
-        value = ctx.text(e, official)
-        if value:
-            d[ours] = value
-    aim = target(ctx, e, "actTarget")
-    if aim:
-        d["target"] = aim
+    keep(d, key_unit=ctx.text(e, "actUnit"), cost=ctx.mapped(e, "actCost", cv.read_cost),
+         note=ctx.mapped(e, "actNote", cv.read_note), activation_condition=ctx.text(e, "actActCond"),
+         trigger_condition=ctx.text(e, "actTriggerCond"), target=target(ctx, e, "actTarget"))
     d["effect"] = ctx.mapped(e, "actEffect", read_effect, required=True)
     spaced = [n for n, line in enumerate(str(e.raw["actEffect"]).strip().splitlines(), 1) if line != line.rstrip()]
     if spaced:
@@ -222,16 +206,9 @@ def character(ctx: Context, e: Entry) -> None:
     identity(ctx, e, "char")
     d["category"] = ctx.enum(e, "charType", CHARACTER_CATEGORIES)
     d["key_card"] = key_card(ctx, e, "charKey")
-    size = ctx.text(e, "charSize")
-    if size:
-        d["size"] = size
-    note = ctx.mapped(e, "charNote", cv.read_note)
-    if note:
-        d["note"] = note
+    keep(d, size=ctx.text(e, "charSize"), note=ctx.mapped(e, "charNote", cv.read_note))
     d["labels"] = ctx.mapped(e, "charLabel", cv.read_labels) or []
-    abilities = ctx.mapped(e, "charAbility", cv.read_abilities)
-    if abilities:
-        d["abilities"] = abilities
+    keep(d, abilities=ctx.mapped(e, "charAbility", cv.read_abilities))
     prose(ctx, e)
     versions(ctx, e, required=True)
 
@@ -243,9 +220,7 @@ def fog(ctx: Context, e: Entry) -> None:
     identity(ctx, e, "fog")
     d["category"] = ctx.enum(e, "fogType", FOG_CATEGORIES)
     d["key_card"] = key_card(ctx, e, "fogKey", required=False)
-    aim = target(ctx, e, "fogTarget")
-    if aim:
-        d["target"] = aim
+    keep(d, target=target(ctx, e, "fogTarget"))
     d["ability"] = ctx.text(e, "fogAbility", required=True)
     prose(ctx, e)
     versions(ctx, e, required=True)

@@ -28,13 +28,7 @@ def read_frames(ctx: Context) -> list[Entry]:
         if not isinstance(raw, dict):
             ctx.error(src, e.path, "expected a frame (a mapping with name, frameId …)")
             continue
-        before = len(ctx.result.errors)
-        ctx.unknown_keys(src, e.path, raw, FRAME_FIELDS)
-        try:
-            _frame(ctx, e)
-        except Skip:
-            pass
-        if len(ctx.result.errors) != before:
+        if not ctx.converts(e, FRAME_FIELDS, _frame):
             ctx.broken_frames.update(str(raw.get(key)) for key in ("name", "frameId") if raw.get(key) is not None)
             continue
         out.append(e)

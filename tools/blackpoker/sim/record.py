@@ -33,6 +33,8 @@ class GameEnd:
 
 @dataclass(frozen=True)
 class GameRecord:
+    """What replays a game exactly: the format, frame, seed, decks, setup choices and every decision."""
+
     format: str
     frame: str | None
     seed: int

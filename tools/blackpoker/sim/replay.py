@@ -35,6 +35,8 @@ class ReplayError(Exception):
 
 @dataclass
 class Replay:
+    """A game played again from its record: the final state, the play-by-play and every state before a decision."""
+
     state: GameState
     transcript: list[str] = field(default_factory=list)
     states: list[GameState] = field(default_factory=list)  # the state before each decision

@@ -27,6 +27,8 @@ TURN_CAP = 300
 
 @dataclass
 class PlayStats:
+    """Counts gathered over many self-play games: winners, decisions, actions resolved, failures."""
+
     games: int = 0
     requests: int = 0
     decisions: int = 0

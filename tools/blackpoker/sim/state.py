@@ -227,6 +227,8 @@ class Pending(Frozen):
 
 @dataclass
 class Player:
+    """One player's zones (life, hand, graveyard, field, fog, pack …) in a game state."""
+
     life: tuple[Card, ...] = ()  # top first
     hand: tuple[Card, ...] = ()
     graveyard: tuple[Card, ...] = ()  # bottom first; the last card is the public top (2.11.1)
@@ -259,6 +261,8 @@ class Player:
 
 @dataclass
 class GameState:
+    """The whole state of a game: both players, the stage, who holds the turn and the chance."""
+
     rules: Rules
     format: str
     seed: int

@@ -16,6 +16,7 @@ from sphinx import addnodes
 
 from blackpoker.core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_text
 from blackpoker.core.field_labels import FIELD_LABELS as FIELD
+from blackpoker.core.field_labels import FRAME_LABELS as FRAME
 from blackpoker.core.kinds import KIND, RULEBOOK_LISTS, anchor, official_anchors
 from blackpoker.core.model import Action, Character, Fog, Frame, Trump
 from blackpoker.render.board import card_svg
@@ -268,20 +269,20 @@ class ListDirective(RulesDirective):
             parent = nodes.paragraph()
             parent += r.ref(KIND["frame"].anchor_of(f.inherits), rules.frame(f.inherits).name)
         rows: list[tuple[str, nodes.Node | list[nodes.Node] | str | None]] = [
-            ("配置図", figure),
-            ("継承元", parent),
+            (FRAME["image"], figure),
+            (FRAME["inherits"], parent),
             (FIELD["formats"], r.format_table(rules, f.formats)),
-            ("デッキ条件", self.deck(f) if f.deck else [r.para("なし")]),
-            ("ゲームの始め方", [setup, r.para(f.setup_continues)] if f.setup else None),
-            ("アクションリスト", self.links("次のアクションが追加で利用可能です。", "action",
+            (FRAME["deck"], self.deck(f) if f.deck else [r.para("なし")]),
+            (FRAME["setup"], [setup, r.para(f.setup_continues)] if f.setup else None),
+            (FRAME["actions"], self.links("次のアクションが追加で利用可能です。", "action",
                                     [(a, rules.action(a).name) for a in f.actions], FRAME_ACTIONS_SECTION)),
-            ("フォグリスト", self.links("次のフォグが追加で利用可能です。", "fog",
+            (FRAME["fogs"], self.links("次のフォグが追加で利用可能です。", "fog",
                                   [(x, rules.fog(x).name) for x in f.fogs])),
-            ("切札リスト", self.links("次の切札が利用可能です。", "trump",
+            (FRAME["trumps"], self.links("次の切札が利用可能です。", "trump",
                                  [(x, rules.trump(x).name) for x in f.trumps])),
-            ("キャラクターリスト", self.links("次のキャラクターが利用可能です。", "character",
+            (FRAME["characters"], self.links("次のキャラクターが利用可能です。", "character",
                                       [(x, rules.character(x).name) for x in f.characters])),
-            ("公開レベル", self.disclosure(f)),
+            (FRAME["disclosure"], self.disclosure(f)),
         ]
         box += r.field_list(rows)
         return self.finish(box, f, "frame", f.id)

@@ -18,6 +18,8 @@ from blackpoker.sim.match import GameSummary, play_match
 
 @dataclass(frozen=True)
 class GameSpec:
+    """One game of a balance study: its format, frame, seed and the two opponents."""
+
     index: int
     format: str
     frame: str | None

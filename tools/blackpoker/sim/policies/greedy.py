@@ -62,6 +62,8 @@ def ahead(obs: Observation) -> bool:
 
 
 class GreedyPolicy:
+    """The ``greedy`` opponent: a beginner's heuristic, one decision at a time, from the observation only."""
+
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:

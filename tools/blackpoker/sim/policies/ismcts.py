@@ -33,6 +33,8 @@ from blackpoker.sim.state import GameState, Payment
 
 @dataclass
 class Edge:
+    """Statistics of one decision at a search node: visits, availability and reward."""
+
     visits: int = 0
     available: int = 0
     total: float = 0.0  # sum of the rewards of the node's player
@@ -40,6 +42,8 @@ class Edge:
 
 @dataclass
 class Node:
+    """A search node: the player to decide and the statistics of each decision tried."""
+
     player: int
     edges: dict[Decision, Edge] = field(default_factory=dict)
 
@@ -76,6 +80,8 @@ def prune(legal: Sequence[Decision], idle: bool, free: set[str]) -> list[Decisio
 
 
 class ISMCTSPolicy:
+    """An opponent that searches with information-set Monte Carlo tree search over the hidden cards."""
+
     name = "ismcts"
 
     def __init__(self, rules: Rules, seed: int = 0, simulations: int = 32, milliseconds: float | None = None,

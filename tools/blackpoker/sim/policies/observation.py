@@ -53,6 +53,8 @@ class CharacterView(Frozen):
 
 @dataclass(frozen=True)
 class TrumpView(Frozen):
+    """A trump as a player sees it: the card when face up or the viewer's own, else hidden."""
+
     uid: int
     card: Card | None  # None: the opponent's face-down trump (裏切札)
     face_up: bool
@@ -121,6 +123,8 @@ class PendingView(Frozen):
 
 @dataclass(frozen=True)
 class Observation(Frozen):
+    """What one player may know of a game state (2.11.1), the only input an opponent decides on."""
+
     viewer: int
     format: str
     frame: str | None

@@ -11,6 +11,8 @@ from blackpoker.sim.policies.observation import Observation
 
 
 class RandomPolicy:
+    """An opponent that picks among the legal decisions at random (seeded)."""
+
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:

@@ -20,6 +20,8 @@ from blackpoker.sim.text import TYPE_NAMES, card_list, life_answer
 
 @dataclass(frozen=True)
 class ExpectationResult:
+    """One expectation of a scenario checked against the game: passed or not, expected and actual."""
+
     step: int  # index of the script step after which it was checked (len(script) for the final block)
     name: str
     passed: bool
@@ -73,6 +75,8 @@ def readable(value: object) -> str:
 
 @dataclass
 class ScenarioResult:
+    """A scenario run: its expectations' results, the play-by-play and the final state."""
+
     scenario: Scenario
     expectations: list[ExpectationResult] = field(default_factory=list)
     transcript: list[str] = field(default_factory=list)
