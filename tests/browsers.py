@@ -31,3 +31,28 @@ def module_browser() -> Iterator[Any]:
         browser = launch(p)
         yield browser
         browser.close()
+
+
+PYODIDE_LOAD = 120_000  # ms: the play page and the tutorial compile Pyodide's WebAssembly on the first load
+
+
+class EnginePage:
+    """A page whose engine runs in a Web Worker (the play page, the tutorial), in a new browser context, with its
+    console errors collected. ``hook``: the page's object for tests (``window.bpPlay``, ``window.bpTutorial``),
+    with ``ready`` and ``ask(command)``."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int], hook: str = "bpPlay", **options: Any) -> None:
+        self.hook = hook
+        self.context = browser.new_context(viewport=viewport, **options)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, url: str) -> Any:
+        self.page.goto(url)
+        self.page.wait_for_function(f"window.{self.hook} && window.{self.hook}.ready", timeout=PYODIDE_LOAD)
+        return self.page
+
+    def ask(self, command: dict[str, Any]) -> Any:
+        return self.page.evaluate(f"c => window.{self.hook}.ask(c)", command)

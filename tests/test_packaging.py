@@ -18,7 +18,7 @@ from packaging.utils import canonicalize_name
 from blackpoker.core import paths
 from blackpoker.core.paths import ROOT
 
-DATA_FOLDERS = ("definitions", "schemas", "templates", "source", "scenarios")
+DATA_FOLDERS = ("definitions", "schemas", "templates", "source", "scenarios", "tutorial")
 LOCK = ROOT / "requirements.lock"
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)")
 
@@ -115,7 +115,8 @@ def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
     built = subprocess.run([tool, "build", "--definitions", "project/definitions", "--out", "site"], check=False, cwd=work,
                            env=env, capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
-    for name in ("index.html", "blackpoker.pdf", "actionlist/pdf/blackpoker-all.pdf", "blackpoker-rules.json"):
+    for name in ("index.html", "blackpoker.pdf", "actionlist/pdf/blackpoker-all.pdf", "blackpoker-rules.json",
+                 "play/tutorial.html", "play/tutorial/lessons.json"):
         assert (work / "site" / name).is_file(), name
     where = subprocess.run([str(venv / "bin" / "python"), "-c", "import blackpoker; print(blackpoker.__file__)"],
                            cwd=work, capture_output=True, text=True, check=True).stdout

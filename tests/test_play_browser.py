@@ -18,7 +18,7 @@ from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.play.browser import final_state
 from blackpoker.play.session import resume
-from browsers import MARKS, module_browser
+from browsers import MARKS, EnginePage, module_browser
 from playsite import make_site, runtime_missing, served
 
 pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=str(runtime_missing()))]
@@ -47,23 +47,7 @@ def browser() -> Iterator[Any]:
     yield from module_browser()
 
 
-class Page:
-    """A page with its console errors collected."""
-
-    def __init__(self, browser: Any, viewport: dict[str, int], **options: Any) -> None:
-        self.context = browser.new_context(viewport=viewport, **options)
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-    def open(self, url: str) -> Any:
-        self.page.goto(url)
-        self.page.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT)
-        return self.page
-
-    def ask(self, command: dict[str, Any]) -> Any:
-        return self.page.evaluate("c => window.bpPlay.ask(c)", command)
+Page = EnginePage
 
 
 def start_game(pg: Any, opponent: str, seed: int, *, fmt: str = "lite", frame: str = "", strength: str | None = None,

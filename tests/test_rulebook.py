@@ -584,6 +584,15 @@ def test_every_visible_and_accessible_label_is_japanese(site: Path) -> None:
         assert not found, (path.name, found[:5])
 
 
+def test_the_top_page_leads_to_the_tutorial_and_the_play_page_the_book_does_not(built_rulebook: tuple[Path, Path]) -> None:
+    site, _ = built_rulebook
+    top = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="play/tutorial.html">はじめての BlackPoker(チュートリアル)</a>' in top
+    assert 'href="play/index.html">コンピューターと対戦</a>' in top
+    book = subprocess.run(["pdftotext", str(site / "blackpoker.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+    assert "チュートリアル" not in book and "ブラウザーで遊ぶ" not in book
+
+
 def test_the_rulebook_links_to_the_hub_and_each_entry_to_its_list_entry(site: Path, rules: Rules) -> None:
     """Issue 22, item 6: one site: every rulebook page's sidebar leads to the action lists' hub, and every entry to
     its own entry in the full list (a frame's entry with its frame chosen); the anchors exist there."""

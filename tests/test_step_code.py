@@ -19,11 +19,15 @@ def _steps_running(relative: str) -> set[str]:
 @pytest.mark.parametrize(("module", "steps"), [
     ("pipeline/serve.py", set()),  # the preview server runs in no step
     ("cli/main.py", set()),
-    ("core/model.py", {"export", "scenarios", "actionlists", "rulebook", "official-paths", "play"}),
+    ("core/model.py", {"export", "scenarios", "actionlists", "rulebook", "official-paths", "play", "tutorial"}),
     ("render/officialpaths.py", {"rulebook", "official-paths"}),  # the book's PDFs' copies, the redirects
-    ("sim/engine.py", {"scenarios", "rulebook", "play"}),  # the rulebook plays the worked examples; play/ ships it
-    ("play/gameview.py", {"play"}),
-    ("render/board.py", {"rulebook", "play"}),  # the same board renderer for the examples and the play page
+    # the rulebook plays the worked examples; play/ ships it; the tutorial plays its lessons and ships it too
+    ("sim/engine.py", {"scenarios", "rulebook", "play", "tutorial"}),
+    ("play/gameview.py", {"play", "tutorial"}),
+    ("play/tutorial.py", {"play", "tutorial"}),  # in the play page's engine (its worker serves both pages)
+    ("pipeline/tutorialpage.py", {"tutorial"}),
+    ("sim/scenario/lesson.py", {"scenarios", "rulebook", "play", "tutorial"}),
+    ("render/board.py", {"rulebook", "play", "tutorial"}),  # the same board renderer for the examples, play, tutorial
     ("render/actionlist/html.py", {"actionlists"}),
     ("render/book.py", {"rulebook"}),  # imported inside a function only
     ("sphinxext/examples.py", {"rulebook"}),  # imported by name: from blackpoker.sphinxext import examples

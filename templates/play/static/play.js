@@ -2,14 +2,13 @@
 // (worker.js); this script only shows what it answers. Every offered move is a <button data-move="N">, N being the
 // move's index among the engine's legal decisions.
 
+import { connect, el, showLog as fillLog } from "./engine.js";
+
 const $ = (id) => document.getElementById(id);
 const form = $("new-game");
 const regulations = JSON.parse(form.dataset.regulations);
 const statusLine = $("status");
-const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
-let nextId = 1;
-const waiting = new Map();
 let busy = false;
 let current = null; // the last view
 let settings = null;
@@ -17,9 +16,8 @@ const timings = []; // seconds per computer decision (read by the benchmark)
 // for tests and assistive tools: whether the engine is ready, the computer's decision times, and the engine itself
 window.bpPlay = { timings, ready: false, loadSeconds: null, phases: null, ask: (command) => ask(command) };
 
-worker.onmessage = (event) => {
-  const data = event.data;
-  if (data.ready !== undefined) {
+const ask = connect({
+  ready: (data) => {
     window.bpPlay.ready = true;
     window.bpPlay.loadSeconds = data.seconds;
     window.bpPlay.phases = data.phases; // seconds from the worker's start: runtime, fetched, engine imported, rules loaded
@@ -28,24 +26,11 @@ worker.onmessage = (event) => {
     statusLine.textContent = `準備ができました (ルール ${data.ready})。設定を選んで「対戦を始める」を押してください。`;
     openFromLink();
     openExample();
-    return;
-  }
-  if (data.fatal !== undefined) {
-    statusLine.textContent = `シミュレーターを読み込めませんでした: ${data.fatal}`;
-    return;
-  }
-  const resolve = waiting.get(data.id);
-  waiting.delete(data.id);
-  resolve(JSON.parse(data.answer));
-};
-
-function ask(command) {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    waiting.set(id, resolve);
-    worker.postMessage({ id, command });
-  });
-}
+  },
+  fatal: (message) => {
+    statusLine.textContent = `シミュレーターを読み込めませんでした: ${message}`;
+  },
+});
 
 // --- settings -----------------------------------------------------------------------------------------------
 function refreshFrames() {
@@ -120,17 +105,6 @@ function setBusy(message) {
 }
 
 // --- drawing ------------------------------------------------------------------------------------------------
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined) continue;
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
 function show(view) {
   current = view;
   $("game").hidden = false;
@@ -212,12 +186,7 @@ function showMoves(moves) {
 
 function showLog(lines) {
   const log = $("log");
-  log.replaceChildren();
-  for (const pieces of lines) {
-    const item = el("li");
-    for (const piece of pieces) item.append(piece.length > 1 ? el("a", { href: piece[1] }, piece[0]) : piece[0]);
-    log.append(item);
-  }
+  fillLog(log, lines);
   log.scrollTop = log.scrollHeight;
 }
 

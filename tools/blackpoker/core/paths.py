@@ -1,9 +1,9 @@
 """Where the project's files are: the one module that knows, for a checkout and an installed package alike.
 
-The data the tool reads (the v8.1 definitions, JSON Schemas, Jinja templates, the rulebook's Sphinx source
-and the verified scenarios) is package data under ``blackpoker/data/`` and is found with
-:mod:`importlib.resources`. In a checkout those five folders are symbolic links to the repository's
-``definitions/``, ``schemas/``, ``templates/``, ``source/`` and ``scenarios/`` (the paths editors and
+The data the tool reads (the v8.1 definitions, JSON Schemas, Jinja templates, the rulebook's Sphinx source,
+the verified scenarios and the tutorial's lessons) is package data under ``blackpoker/data/`` and is found with
+:mod:`importlib.resources`. In a checkout those six folders are symbolic links to the repository's
+``definitions/``, ``schemas/``, ``templates/``, ``source/``, ``scenarios/`` and ``tutorial/`` (the paths editors and
 maintainers use); building a wheel or an sdist copies the files they point at. Paths are resolved, so a
 checkout sees the repository folders themselves.
 
@@ -33,12 +33,14 @@ SCHEMAS = _data("schemas")
 TEMPLATES = _data("templates")
 SOURCE = _data("source")
 SCENARIOS = _data("scenarios")
+TUTORIAL = _data("tutorial")  # the guided tutorial's lessons
 
 # The repository around the package, when running from a checkout (editable install).
 ROOT = PACKAGE.parents[1]
 CHECKOUT = (ROOT / "pyproject.toml").is_file() and (ROOT / "tools" / "blackpoker").resolve() == PACKAGE
 
-_DATA_FOLDERS = {"definitions": DEFINITIONS, "schemas": SCHEMAS, "templates": TEMPLATES, "source": SOURCE, "scenarios": SCENARIOS}
+_DATA_FOLDERS = {"definitions": DEFINITIONS, "schemas": SCHEMAS, "templates": TEMPLATES, "source": SOURCE, "scenarios": SCENARIOS,
+                "tutorial": TUTORIAL}
 
 
 def build_input(name: str) -> Path | None:

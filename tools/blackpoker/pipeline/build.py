@@ -174,6 +174,13 @@ def _play(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     return files, f"{sum(f.stat().st_size for f in files) / 1e6:.1f} MB"
 
 
+def _tutorial(definitions: Path, staging: Path) -> tuple[list[Path], str]:
+    """The guided tutorial: every lesson played by the simulator, then its page (pipeline/tutorialpage.py)."""
+    from blackpoker.pipeline.tutorialpage import build_tutorial
+    files, count = build_tutorial(load_rules(definitions), staging, prose_folder(definitions))
+    return files, f"{count} lessons verified"
+
+
 def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     """Run every scenario (the rules' examples and the per-action ones); any failure fails the build. An
     edition with ``simulated: false`` leaves out (and counts) the scenarios it cannot verify (sim/scenario/coverage.py)."""
@@ -229,6 +236,9 @@ STEPS: tuple[Step, ...] = (
     # the runtime's files are keyed by the lock (version and integrity hash), which fetch_pyodide.py checks
     Step("play", "play page (Pyodide)", _play, ("templates/play", "scenarios"),
          code=(*LOADING, "blackpoker.pipeline.playpage", "blackpoker.play.browser", "blackpoker.sim.scenario"), prose=False),
+    Step("tutorial", "guided tutorial (lessons verified)", _tutorial, ("tutorial", "templates/play", "source"),
+         code=(*LOADING, "blackpoker.pipeline.tutorialpage", "blackpoker.play.browser", "blackpoker.sim.scenario"),
+         prose=False),
     Step("official-paths", "the official site's paths", _official_paths,
          code=(*LOADING, "blackpoker.render.officialpaths"), prose=False),
 )

@@ -27,7 +27,7 @@ from blackpoker.pipeline.code import code_closure
 from blackpoker.render.fonts import stylesheet as font_stylesheet
 
 TEMPLATE_DIR = TEMPLATES / "play"
-STATIC = ("play.js", "worker.js", "play.css")
+STATIC = ("play.js", "engine.js", "worker.js", "play.css")
 LOCK = TEMPLATE_DIR / "pyodide.lock.json"
 ENGINE = "blackpoker.play.browser"  # the worker's entry point: the zip holds it and all it imports
 PLAY_DIR = "play"

@@ -1,8 +1,9 @@
 """The play page's worker calls this: one game at a time, each command JSON in and JSON out.
 
 ``load(rules_json)`` reads the site's export once; ``handle(command_json)`` runs one command (``new``, ``play``,
-``position``, ``step``, ``undo``, ``record``, ``resume``, ``final``) and answers ``{"ok": true, …}`` or ``{"ok": false,
-"error": …}``. The tests run the same functions in CPython, so the browser and the command line play the same game.
+``position``, ``step``, ``undo``, ``record``, ``resume``, ``final``; the tutorial's ``lesson…``, see ``tutorial.py``)
+and answers ``{"ok": true, …}`` or ``{"ok": false, "error": …}``. The tests run the same functions in CPython, so
+the browser and the command line play the same game.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from blackpoker.core.model import Rules
 from blackpoker.play.gameview import decision_text, view
 from blackpoker.play.position import decode_state
 from blackpoker.play.session import Game, PlayError, from_position, resume, start
+from blackpoker.play.tutorial import Tutorial
+from blackpoker.play.tutorial import run as run_lesson
 from blackpoker.sim.game_errors import SimError
 from blackpoker.sim.state import PLAYER_NAMES, GameState
 
 _rules: Rules | None = None
 _game: Game | None = None
+_lesson: Tutorial | None = None  # the guided tutorial's lesson (play/tutorial.html)
 
 
 def load(rules_json: str) -> str:
@@ -48,10 +52,13 @@ def final_state(state: GameState) -> dict[str, Any]:
 
 
 def _run(command: dict[str, Any]) -> dict[str, Any]:
-    global _game
+    global _game, _lesson
     if _rules is None:
         raise PlayError("the rules are not loaded")
     name = command.get("command")
+    if str(name).startswith("lesson"):
+        _lesson, answer = run_lesson(_lesson, _rules, command)
+        return answer
     if name == "new":
         _game = start(_rules, command["format"], command.get("frame") or None, command["opponent"],
                       int(command["seed"]), starts=command.get("starts", "human"))

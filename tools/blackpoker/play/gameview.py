@@ -38,7 +38,7 @@ def action_info(action: Action) -> dict[str, Any]:
             "effect": list(iter_text(action.effect)), "href": action_href(action)}
 
 
-def _option_text(state: GameState, option: object) -> str:
+def option_text(state: GameState, option: object) -> str:
     if isinstance(option, int) and not isinstance(option, bool) and (ch := state.find(option)) is not None:
         return char_text(ch)
     if isinstance(option, tuple) and len(option) == 2:
@@ -48,7 +48,7 @@ def _option_text(state: GameState, option: object) -> str:
     return str(option)
 
 
-def _variant_text(state: GameState, d: RequestAction) -> str:
+def variant_text(state: GameState, d: RequestAction) -> str:
     return request_detail(state, d).strip() or "コスト・対象なし"
 
 
@@ -60,7 +60,7 @@ def moves(game: Game) -> dict[str, Any]:
     legal = game.legal()
     if state.pending is not None:
         return {"kind": "question", "prompt": state.pending.prompt,
-                "options": [{"move": i, "text": _option_text(state, d.option)}
+                "options": [{"move": i, "text": option_text(state, d.option)}
                             for i, d in enumerate(legal) if isinstance(d, Choose)]}
     rules = state.rules
     groups: dict[str, dict[str, Any]] = {}  # key (a card or a key soldier, or none) → its actions
@@ -83,7 +83,7 @@ def moves(game: Game) -> dict[str, Any]:
             owners.append(group("none", "キーカードのいらないアクション", None, (2,)))
         for owner in owners:
             entry = owner["actions"].setdefault(d.action_id, {**action_info(rules.action(d.action_id)), "moves": []})
-            entry["moves"].append({"move": i, "text": _variant_text(state, d)})
+            entry["moves"].append({"move": i, "text": variant_text(state, d)})
     ordered = sorted(groups.values(), key=lambda g: g.pop("order"))
     return {"kind": "choose", "pass": pass_move,
             "groups": [{**g, "actions": list(g["actions"].values())} for g in ordered]}
@@ -145,8 +145,13 @@ def linked(line: str, names: dict[str, str]) -> list[list[str]]:
 
 
 def play_by_play(game: Game) -> list[list[list[str]]]:
-    names = {a.name: action_href(a) for a in game.rules.actions}
-    return [linked(_private(line, game.human), names) for line in game.state.events or []]
+    return log_of(game.state, game.human)
+
+
+def log_of(state: GameState, viewer: int) -> list[list[list[str]]]:
+    """The play-by-play as ``viewer`` may read it, each action name linked to its entry."""
+    names = {a.name: action_href(a) for a in state.rules.actions}
+    return [linked(_private(line, viewer), names) for line in state.events or []]
 
 
 def view(game: Game) -> dict[str, Any]:
@@ -172,8 +177,13 @@ def view(game: Game) -> dict[str, Any]:
 
 def decision_text(game: Game, before: GameState, decision: Decision) -> str:
     """A decision as one line (the page's status while the computer plays)."""
+    return decision_text_of(before, decision)
+
+
+def decision_text_of(before: GameState, decision: Decision) -> str:
+    """A decision as one line, read in the position it was made in."""
     if isinstance(decision, Pass):
         return "パス"
     if isinstance(decision, Choose):
-        return f"選択「{_option_text(before, decision.option)}」"
-    return f"「{game.rules.action(decision.action_id).name}」{request_detail(before, decision)}"
+        return f"選択「{option_text(before, decision.option)}」"
+    return f"「{before.rules.action(decision.action_id).name}」{request_detail(before, decision)}"

@@ -107,7 +107,7 @@ def timing_ok(state: GameState, player: int, action: Action) -> str | None:
 def activation_ok(state: GameState, player: int, action: Action) -> str | None:
     """Why the 起動条件 forbids the request now (Japanese, shown to the player), or None."""
     if not activation_holds(state, player, action):
-        return f"起動条件: 「{action.name}」— {action.activation_condition}"
+        return f"2.10.1: 起動条件: 「{action.name}」— {action.activation_condition}"
     return None
 
 
@@ -271,13 +271,13 @@ def _check_keys(state: GameState, player: int, action: Action, req: RequestActio
     zone = key_zone(action)
     if zone == "field":  # 兵士起因: the key card is a soldier on your field, driven as cost K
         if req.keys:
-            raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士です(手札のカードではありません)", _where(state))
+            raise IllegalDecision(f"2.10.1: 「{action.name}」のキーカードは場の兵士です(手札のカードではありません)", _where(state))
         if req.key_character not in key_soldiers(state, player, action):
             raise IllegalDecision(f"2.10.1: キーカードは「{action.key_card}」(チャージ状態、コスト K でドライブ)"
                                   "を満たす自分の兵士です", _where(state))
         return
     if req.key_character is not None:
-        raise IllegalDecision(f"「{action.name}」のキーカードは場の兵士ではありません", _where(state))
+        raise IllegalDecision(f"2.10.1: 「{action.name}」のキーカードは場の兵士ではありません", _where(state))
     if zone == "rare":  # ruling rare-card-key
         if len(req.keys) != 1 or req.keys[0] not in state.players[player].rare:
             raise IllegalDecision(f"「{action.name}」のキーカードは自分のレアカード1枚です(裁定 rare-card-key)", _where(state))
@@ -289,7 +289,7 @@ def _check_keys(state: GameState, player: int, action: Action, req: RequestActio
         hand.remove(c)
     if action.id in HAND_CARD_ACTIONS:
         if len(req.keys) != 1:
-            raise IllegalDecision(f"「{action.name}」: 手札からカード1枚を選びます", _where(state))
+            raise IllegalDecision(f"2.10.1: 「{action.name}」: キーカードとして手札からカード1枚を選びます", _where(state))
     elif action.key is not None and not action.key.accepts(req.keys):
         raise IllegalDecision(f"2.10.1: キーカードが条件「{action.key_card}」に合いません", _where(state))
     elif action.key is None and req.keys:

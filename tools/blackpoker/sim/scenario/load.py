@@ -6,10 +6,21 @@ from pathlib import Path
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.model import Rules
+from blackpoker.core.yamlsource import SourceFile
 from blackpoker.sim.files import read_checked
 from blackpoker.sim.frames import SetupError
 from blackpoker.sim.scenario.refs import SCHEMA, Located, Scenario, action_at, cards_at, located
 from blackpoker.sim.scenario.start import build_start
+
+
+def framed(src: SourceFile, rules: Rules) -> Scenario:
+    """A validated file as a scenario (a lesson is one too), its frame one the ruleset has."""
+    data = src.data
+    scenario = Scenario(src.name, data["title"], data["section"], data["format"], src, data.get("frame"))
+    if scenario.frame is not None and scenario.frame not in {f.id for f in rules.frames}:
+        raise DefinitionErrors([src.error(("frame",), f"'{scenario.frame}' is not a frame; expected one of "
+                                                      + ", ".join(f.id for f in rules.frames))])
+    return scenario
 
 
 # --- loading -------------------------------------------------------------------------------------------
@@ -17,10 +28,7 @@ def load_scenario(path: Path, rules: Rules, display_name: str | None = None) -> 
     """Parse and validate one scenario; raises :class:`DefinitionErrors` with located problems."""
     src = read_checked(path, SCHEMA, rules, display_name)
     data = src.data
-    scenario = Scenario(src.name, data["title"], data["section"], data["format"], src, data.get("frame"))
-    if scenario.frame is not None and scenario.frame not in {f.id for f in rules.frames}:
-        raise DefinitionErrors([src.error(("frame",), f"'{scenario.frame}' is not a frame; expected one of "
-                                                      + ", ".join(f.id for f in rules.frames))])
+    scenario = framed(src, rules)
     try:
         build_start(scenario, rules)  # semantic problems surface at load time, located
     except SetupError:

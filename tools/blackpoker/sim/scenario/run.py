@@ -33,7 +33,8 @@ from blackpoker.sim.text import char_text
 
 
 # --- running ---------------------------------------------------------------------------------------------
-def _decision(s: GameState, step: dict[str, Any], path: tuple[Any, ...]) -> Decision:
+def decision_at(s: GameState, step: dict[str, Any], path: tuple[Any, ...]) -> Decision:
+    """The decision a script step writes (pass, choose, or a request with its keys, cost and targets), located."""
     if step.get("pass"):
         return Pass()
     if "choose" in step:
@@ -118,7 +119,7 @@ def run_scenario(rules: Rules, scenario: Scenario) -> ScenarioResult:
                 if current_player(state) != player:
                     raise IllegalDecision(f"6.1.5: {step['player']} はチャンスを持っていません",
                                           f"判断するプレイヤー: {player_name(current_player(state))}")
-                decision = _decision(state, step, path)
+                decision = decision_at(state, step, path)
                 before = len(state.events or [])
                 chosen = _choice_text(state, step["choose"], path) if isinstance(decision, Choose) else ""
                 state = apply(state, decision)

@@ -1,0 +1,46 @@
+// The site's simulator in a Web Worker (worker.js), for the play page and the tutorial: one command at a time,
+// each answered by its id; the one way both pages make an element; the play-by-play as both show it.
+
+export function connect({ ready, fatal }) {
+  const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  let nextId = 1;
+  const waiting = new Map();
+  worker.onmessage = (event) => {
+    const data = event.data;
+    if (data.ready !== undefined) ready(data);
+    else if (data.fatal !== undefined) fatal(data.fatal);
+    else {
+      const resolve = waiting.get(data.id);
+      waiting.delete(data.id);
+      resolve(JSON.parse(data.answer));
+    }
+  };
+  return (command) => {
+    const id = nextId++;
+    return new Promise((resolve) => {
+      waiting.set(id, resolve);
+      worker.postMessage({ id, command });
+    });
+  };
+}
+
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+// the engine's play-by-play (gameview.log_of): each line pieces of text, an action's name with its entry's address
+export function showLog(list, lines) {
+  list.replaceChildren();
+  for (const pieces of lines) {
+    const item = el("li");
+    for (const piece of pieces) item.append(piece.length > 1 ? el("a", { href: piece[1] }, piece[0]) : piece[0]);
+    list.append(item);
+  }
+}

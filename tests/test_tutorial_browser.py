@@ -1,0 +1,215 @@
+"""The guided tutorial in a real browser (Chromium through Playwright, over HTTP, on the play page's site): a
+scripted learner completes every lesson by clicking cards, actions, ways to pay, passes and answers, at phone and
+desktop sizes with no console error; progress survives a reload; a wrong move shows the rules' refusal with a
+link to its section; a legal move that is not the lesson's shows the hint; one lesson by keyboard only; on the
+whole site (the shared rulebook build), the top page leads to the tutorial and a refusal's link to its section."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from blackpoker.core.loader import load_rules
+from blackpoker.core.model import Rules
+from blackpoker.core.paths import SOURCE
+from blackpoker.pipeline.tutorialpage import build_tutorial
+from browsers import MARKS, EnginePage, module_browser
+from playsite import make_site, runtime_missing, served
+
+pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=str(runtime_missing()))]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+LOAD_TIMEOUT = 120_000  # ms: Pyodide compiles its WebAssembly on the first load
+IDLE = "!document.body.classList.contains('busy')"
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return load_rules()
+
+
+@pytest.fixture(scope="module")
+def site(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_site(rules, tmp_path_factory.mktemp("site"))
+    build_tutorial(rules, root, SOURCE)
+    return root
+
+
+@pytest.fixture(scope="module")
+def base(site: Path) -> Iterator[str]:
+    with served(site) as address:
+        yield address + "play/tutorial.html"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from module_browser()
+
+
+class Page(EnginePage):
+    """The tutorial page (``window.bpTutorial``)."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int], **options: Any) -> None:
+        super().__init__(browser, viewport, "bpTutorial", **options)
+
+    def step(self) -> str:
+        return str(self.page.text_content("#step-count"))
+
+
+def open_lesson(pg: Any, lesson: str) -> None:
+    pg.click(f'[data-lesson="{lesson}"]')
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+
+
+def make_the_lessons_move(p: Page) -> None:
+    """Click the lesson's move as a learner would: its key cards, then the action, then the way to pay and target;
+    or the pass button, or the answer (the move comes from the page's 「答えを見る」 command)."""
+    pg = p.page
+    answer = p.ask({"command": "lesson-answer"})["result"]
+    before = p.step()
+    if answer["pass"]:
+        pg.click("[data-pass]")
+    elif answer["choose"]:
+        pg.click(f'#answers [data-move="{answer["move"]}"]')
+    else:
+        for code in answer["keys"]:
+            pg.click(f'#hand [data-card="{code}"]')
+        pg.click(f'#actions [data-action="{answer["action"]}"]')
+        pg.wait_for_function(IDLE)
+        if pg.is_visible("#variants"):
+            pg.click(f'#variants [data-move="{answer["move"]}"]')
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent !== {before!r}"
+                         " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT)
+    assert not pg.query_selector("#feedback [data-refusal], #feedback [data-hint]"), pg.text_content("#feedback")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_a_scripted_learner_completes_every_lesson_by_clicking(browser: Any, base: str, viewport: dict[str, int]) -> None:
+    p = Page(browser, viewport)
+    pg = p.open(base)
+    lessons = [lesson["id"] for lesson in pg.evaluate("window.bpTutorial.lessons()")]
+    assert len(lessons) >= 8
+    for lesson in lessons:
+        open_lesson(pg, lesson)
+        for _ in range(40):
+            if pg.query_selector(f'[data-lesson-done="{lesson}"]'):
+                break
+            make_the_lessons_move(p)
+        assert pg.query_selector(f'[data-lesson-done="{lesson}"]'), lesson
+        assert pg.is_visible("#instruction") and "完了" in p.step()
+        pg.click("#to-list")
+    assert pg.text_content("#progress-summary") == f"{len(lessons)} レッスン中 {len(lessons)} 完了"
+    # progress is kept in this browser: a new visit shows every lesson done
+    pg.reload()
+    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+    assert [m.text_content() for m in pg.query_selector_all("[data-done-for]")] == ["✓ 完了"] * len(lessons)
+    assert pg.evaluate("JSON.parse(localStorage.getItem('blackpoker-tutorial')).done.length") == len(lessons)
+    scroll = pg.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= viewport["width"], "the page does not scroll sideways"
+    assert p.errors == []
+    p.context.close()
+
+
+def test_a_wrong_move_shows_the_rules_refusal_and_its_section(browser: Any, base: str, site: Path) -> None:
+    p = Page(browser, DESKTOP, color_scheme="dark")
+    pg = p.open(base + "#lesson=02-bulwark")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    # a summon without a charged bulwark: the engine's own refusal, with the rulebook's section
+    pg.click('#hand [data-card="S5"]')
+    pg.click('#actions [data-action="soldier-summon"]')
+    pg.wait_for_selector("#feedback [data-refusal]")
+    refusal = pg.text_content("#feedback [data-refusal]")
+    assert "ルールではできません" in refusal and "2.10.2: コスト B を 1 回支払う必要があります" in refusal
+    link = pg.query_selector("#feedback [data-section]")
+    assert link.get_attribute("data-section") == "2.10.2"
+    href = link.get_attribute("href")
+    assert href == "../common.html#sec-2-10-2" and link.text_content() == "ルールブック 2.10.2「コストの種類」を読む"
+    assert p.step() == "ステップ 1 / 3", "a refused move does not advance"
+    assert pg.get_attribute('#hand [data-card="S5"]', "aria-pressed") == "true", "the chosen card stays chosen"
+    # the link leads to the section (the rulebook is not built here: its page's source has the label)
+    assert "(sec-2-10-2)=" in (SOURCE / "common.md").read_text(encoding="utf-8")
+    # a legal move that is not the lesson's: the step's hint
+    pg.click("[data-pass]")
+    pg.wait_for_selector("#feedback [data-hint]")
+    assert "このレッスンの手ではありません" in pg.text_content("#feedback")
+    assert "ヒント: 手札の ◇3 だけを選んで「防壁設置」を選んでください。" in pg.text_content("#feedback")
+    # 答えを見る says the move in words
+    pg.click("#show-answer")
+    pg.wait_for_function("document.querySelector('#feedback').textContent.includes('答え')")
+    assert "手札の ◇3 を選んでから「防壁設置」を選ぶ" in pg.text_content("#feedback")
+    # every visible text of the page is Japanese (no English key, card code or file name)
+    text = pg.evaluate("document.body.innerText")
+    for english in ("soldier-summon", "bulwark-set", "undefined", "null", "Error"):
+        assert english not in text, english
+    assert p.errors == []
+    p.context.close()
+
+
+def test_a_lesson_by_keyboard_only(browser: Any, base: str) -> None:
+    p = Page(browser, PHONE)
+    pg = p.open(base)
+
+    def tab_to(selector: str, limit: int = 400) -> None:
+        for _ in range(limit):
+            pg.keyboard.press("Tab")
+            if pg.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
+    tab_to('[data-lesson="01-setup"]')
+    pg.keyboard.press("Enter")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    for _ in range(10):
+        if pg.query_selector('[data-lesson-done="01-setup"]'):
+            break
+        answer = p.ask({"command": "lesson-answer"})["result"]
+        before = p.step()
+        if answer["pass"]:
+            tab_to("[data-pass]")
+        elif answer["choose"]:
+            tab_to(f'#answers [data-move="{answer["move"]}"]')
+        else:
+            for code in answer["keys"]:
+                tab_to(f'#hand [data-card="{code}"]')
+                pg.keyboard.press("Space")
+            tab_to(f'#actions [data-action="{answer["action"]}"]')
+        pg.keyboard.press("Enter")
+        pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent !== {before!r}"
+                             " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT)
+    assert pg.query_selector('[data-lesson-done="01-setup"]')
+    assert p.errors == []
+    p.context.close()
+
+
+def test_from_the_rulebook_to_a_refusal_and_back_to_its_section(browser: Any, rules: Rules,
+                                                                 built_rulebook: tuple[Path, Path],
+                                                                 tmp_path: Path) -> None:
+    """On the whole site (the shared rulebook build, with the lists, the play page and the tutorial beside it): the
+    top page leads to the tutorial, and a refusal's section link opens the rulebook at that section."""
+    root = tmp_path / "site"
+    shutil.copytree(built_rulebook[0], root)
+    make_site(rules, root)
+    build_tutorial(rules, root, SOURCE)
+    with served(root) as address:
+        p = Page(browser, PHONE)
+        pg = p.page
+        pg.goto(address + "index.html")
+        pg.click("text=はじめての BlackPoker(チュートリアル)")
+        pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+        open_lesson(pg, "10-entry20-bulwark-block")
+        pg.click('#hand [data-card="C5"]')
+        pg.click('#actions [data-action="soldier-summon"]')
+        pg.wait_for_selector("#feedback [data-refusal]")
+        assert "タイミングがメインの「兵士召喚」は自分のターンにしか起こせません" in pg.text_content("#feedback [data-refusal]")
+        pg.click("#feedback [data-section]")
+        pg.wait_for_load_state()
+        assert pg.url.endswith("/common.html#sec-2-10-1")
+        heading = pg.evaluate("document.getElementById(location.hash.slice(1)).querySelector('h1, h2, h3, h4').textContent")
+        assert heading.startswith("2.10.1") and "アクションが持つ項目" in heading
+        assert p.errors == []
+        p.context.close()

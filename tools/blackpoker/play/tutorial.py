@@ -1,0 +1,193 @@
+"""The guided tutorial's engine: a lesson played step by step, every move of the learner checked by the rules.
+
+A lesson (``tutorial/*.yaml``, verified and written as JSON by the build: ``pipeline/tutorialpage.py``) is a
+starting position and a script. The opponent's moves are played as scripted; at each of the learner's moves
+the learner may try anything: an action of the regulation with any of their hand cards as its key cards
+(:func:`blackpoker.sim.probe.try_request`), one of the ways the rules allow to pay and target it, passing, or an
+answer to an effect's question. The rules refuse what they do not allow, with their own text and its section;
+a legal move that is not the lesson's is answered with the step's hint; the lesson's move is played and the
+lesson goes on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from blackpoker.core.cards import parse_card
+from blackpoker.core.model import Rules
+from blackpoker.play.gameview import action_href, decision_text_of, log_of, option_text, variant_text
+from blackpoker.play.position import decode_state
+from blackpoker.play.session import PlayError
+from blackpoker.render.board import board_svg
+from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
+from blackpoker.sim.engine import apply, legal_decisions
+from blackpoker.sim.game_errors import IllegalDecision
+from blackpoker.sim.probe import try_request
+from blackpoker.sim.record import decode_decision
+from blackpoker.sim.requests import available_actions
+from blackpoker.sim.state import PLAYER_NAMES, GameState
+
+SECTION = re.compile(r"^(\d+(?:\.\d+)*)\s*:")  # a refusal names its rule first: 「2.10.3: …」
+
+
+def section_of(rule: str) -> str | None:
+    """The rulebook section a refusal names (its leading number), or None."""
+    m = SECTION.match(rule)
+    return m[1] if m else None
+
+
+@dataclass(frozen=True)
+class Step:
+    """A lesson's move as the page's engine keeps it: who makes it, the decision, the instruction and the hint."""
+
+    player: int
+    decision: Decision
+    say: str
+    hint: str
+
+
+class Tutorial:
+    """One lesson in progress (``lesson``: the build's JSON of it)."""
+
+    def __init__(self, rules: Rules, lesson: dict[str, Any]) -> None:
+        self.rules = rules
+        self.lesson = lesson
+        self.learner = PLAYER_NAMES.index(lesson["learner"])
+        self.steps = [Step(PLAYER_NAMES.index(s["player"]), decode_decision(s["decision"]), s.get("say", ""),
+                           s.get("hint", "")) for s in lesson["steps"]]
+        self.state: GameState = decode_state(rules, lesson["state"])
+        self.index = 0
+        self.seen: GameState | None = None  # the position at the learner's last move (what moved since is marked)
+        self.narration: list[str] = []  # what the opponent did since the learner's last move
+        self._advance()
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.steps)
+
+    def _advance(self) -> None:
+        """Play the opponent's scripted moves up to the learner's next move."""
+        while not self.done and self.steps[self.index].player != self.learner:
+            step = self.steps[self.index]
+            self.state = apply(self.state, step.decision)
+            if step.say:
+                self.narration.append(step.say)
+            self.index += 1
+
+    def _step(self) -> Step:
+        if self.done:
+            raise PlayError("the lesson is complete")
+        return self.steps[self.index]
+
+    # --- the learner's moves --------------------------------------------------------------------------------
+    def attempt(self, action_id: str, codes: list[str]) -> dict[str, Any]:
+        """The learner names an action with these hand cards as its key cards: the rules' refusal, the ways
+        to make it (when there are several), or the move itself (when there is one)."""
+        self._step()
+        keys = tuple(parse_card(c) for c in codes)
+        try:
+            found = try_request(self.state, self.learner, action_id, keys)
+        except IllegalDecision as exc:
+            known = {a.id: a for a in self.rules.actions}
+            action = known.get(action_id)
+            return {"kind": "refused", "rule": exc.rule, "section": section_of(exc.rule),
+                    "action": action.name if action else action_id,
+                    "entry": action_href(action) if action else None}
+        if len(found) == 1:
+            return self.pick(found[0])
+        legal = legal_decisions(self.state)
+        moves = []
+        for i in found:
+            d = legal[i]
+            assert isinstance(d, RequestAction)
+            moves.append({"move": i, "text": variant_text(self.state, d)})
+        return {"kind": "variants", "action": self.rules.action(action_id).name, "moves": moves}
+
+    def pass_move(self) -> dict[str, Any]:
+        self._step()
+        legal = legal_decisions(self.state)
+        if Pass() not in legal:
+            return {"kind": "refused", "rule": "効果の解決中です: 質問に答えてください", "section": None,
+                    "action": "パス", "entry": None}
+        return self.pick(legal.index(Pass()))
+
+    def pick(self, move: int) -> dict[str, Any]:
+        """One of the legal decisions: the lesson's move goes on, any other is answered with the hint."""
+        step = self._step()
+        legal = legal_decisions(self.state)
+        if not 0 <= move < len(legal):
+            raise PlayError(f"move {move} is not offered; expected 0 to {len(legal) - 1}")
+        decision = legal[move]
+        if decision != step.decision:
+            return {"kind": "other", "tried": decision_text_of(self.state, decision), "hint": step.hint}
+        self.seen = self.state
+        self.state = apply(self.state, decision)
+        self.index += 1
+        self.narration = []
+        self._advance()
+        return {"kind": "ok", "did": decision_text_of(self.seen, decision)}
+
+    def answer(self) -> dict[str, Any]:
+        """The lesson's move (「答えを見る」; tests follow it): the action, its key cards, and its index."""
+        step = self._step()
+        d = step.decision
+        out: dict[str, Any] = {"move": legal_decisions(self.state).index(d), "text": decision_text_of(self.state, d),
+                               "pass": isinstance(d, Pass), "choose": isinstance(d, Choose)}
+        if isinstance(d, Pass):
+            out["how"] = "「パス」を選ぶ"
+        elif isinstance(d, Choose):
+            out["how"] = f"質問の答えから「{option_text(self.state, d.option)}」を選ぶ"
+        else:
+            name = self.rules.action(d.action_id).name
+            cards = "・".join(str(c) for c in d.keys)
+            out["how"] = (f"手札の {cards} を選んでから" if d.keys else "カードを選ばずに") + f"「{name}」を選ぶ"
+            out.update(action=d.action_id, keys=[c.code for c in d.keys])
+        return out
+
+    # --- what the page shows --------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        state, me = self.state, PLAYER_NAMES[self.learner]
+        mine = [i for i, s in enumerate(self.steps) if s.player == self.learner]
+        question = None
+        if not self.done and state.pending is not None:
+            question = {"prompt": state.pending.prompt,
+                        "options": [{"move": i, "text": option_text(state, d.option)}
+                                    for i, d in enumerate(legal_decisions(state)) if isinstance(d, Choose)]}
+        return {
+            "board": board_svg(state, f"盤面(あなたは{me})", before=self.seen, hidden_hands=(1 - self.learner,),
+                               since="あなたの前の手"),
+            "you": me, "turn": state.turn, "turn_player": PLAYER_NAMES[state.turn_player],
+            "chance": None if state.chance is None else PLAYER_NAMES[state.chance],
+            "stage": [state.rules.action(r.action_id).name for r in reversed(state.stage)],
+            "done": self.done, "winner": None if state.winner is None else PLAYER_NAMES[state.winner],
+            "instruction": self.lesson["done"] if self.done else self.steps[self.index].say,
+            "step": sum(1 for i in mine if i < self.index) + (0 if self.done else 1), "steps": len(mine),
+            "narration": list(self.narration), "log": log_of(state, self.learner),
+            "hand": [{"code": c.code, "text": str(c)} for c in state.players[self.learner].hand],
+            "actions": [{"id": a.id, "name": a.name, "shorthand": a.shorthand} for a in available_actions(state)],
+            "question": question,
+        }
+
+
+def run(tutorial: Tutorial | None, rules: Rules, command: dict[str, Any]) -> tuple[Tutorial | None, dict[str, Any]]:
+    """One of the page's lesson commands: ``lesson`` (start one), ``attempt``, ``pick``, ``pass``, ``answer``;
+    every answer carries the view after it."""
+    name = command.get("command")
+    if name == "lesson":
+        tutorial = Tutorial(rules, command["lesson"])
+        return tutorial, {"view": tutorial.view()}
+    if tutorial is None:
+        raise PlayError("no lesson has started")
+    if name == "lesson-attempt":
+        result = tutorial.attempt(str(command["action"]), [str(c) for c in command.get("keys", [])])
+    elif name == "lesson-pick":
+        result = tutorial.pick(int(command["move"]))
+    elif name == "lesson-pass":
+        result = tutorial.pass_move()
+    elif name == "lesson-answer":
+        result = tutorial.answer()
+    else:
+        raise PlayError(f"unknown command {name!r}")
+    return tutorial, {"result": result, "view": tutorial.view()}
