@@ -17,7 +17,7 @@ packages=(
   gcc                     # mypyc compiles the simulator (scripts/build_native.py) to C extensions
   libc6-dev
   python3-dev             # Python.h for those extensions
-  npm                     # fetches the play page's Pyodide runtime once (scripts/fetch_pyodide.py: npm pack)
+  npm                     # fetches the play page's Pyodide runtime once (blackpoker fetch-pyodide: npm pack)
 )
 # Installed when root, but not required: without them the simulator runs its Python sources, and
 # scripts/build_native.py says so once (BLACKPOKER_NATIVE=require makes it an error there).

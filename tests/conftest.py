@@ -1,5 +1,6 @@
-"""Fixtures shared by the test files: one rulebook build per test run, for every test that only reads it; and the
-marks that keep the fast loop fast (`make test-fast`: no `build`, no `browser`, no `slow`)."""
+"""Fixtures shared by the test files: one rulebook build and one full site build per test run, for every test that
+reads them or starts from them; and the marks that keep the fast loop fast (`make test-fast`: no `build`, no
+`browser`, no `slow`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import settings
 
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.rulebook import build_rulebook
+from sites import BuiltSite, build_site
 
 # The property and fuzz tests have fixed budgets (max_examples); in CI they also draw the same examples on every
 # run, so a red CI is a change of the code, not of luck. Locally each run explores new inputs.
@@ -21,7 +23,7 @@ if os.environ.get("CI"):
 
 # Fixtures that are a full build (or a copy of one): a test that uses one, directly or through another fixture, is
 # marked `build` here, so the mark cannot be forgotten. A test that builds in its body carries the mark itself.
-BUILD_FIXTURES = frozenset({"built_rulebook", "built", "long_built"})
+BUILD_FIXTURES = frozenset({"built_rulebook", "built_site", "built", "long_built"})
 
 
 # Module-scoped fixtures too cheap to matter when two workers both make them (the loader caches the rules).
@@ -38,6 +40,8 @@ def _group(item: pytest.Item) -> str | None:
     names = set(getattr(item, "fixturenames", ()))
     if "built_rulebook" in names:
         return "rulebook"
+    if "built_site" in names:
+        return "site"
     built = sorted(names & BUILD_FIXTURES)
     if built:
         return f"{item.path.name}::{'+'.join(built)}"
@@ -49,11 +53,15 @@ def _group(item: pytest.Item) -> str | None:
 
 
 def _weight(item: pytest.Item) -> int:
-    """Run order under pytest-xdist: the long groups first (the rulebook's, then other builds), so no worker is
-    left alone with a long one at the end."""
-    if _group(item) == "rulebook":
+    """Run order under pytest-xdist, longest first, so no worker is left alone with a long one at the end: the
+    rulebook's and the site's groups (each build, then every test that reads it or starts from it), the tests
+    that run several full builds (`build` and `slow`: minutes each), the other builds, the browser's groups, then
+    the rest (seconds each), which fill the gaps."""
+    if _group(item) in ("rulebook", "site"):
         return 0
-    return 1 if item.get_closest_marker("build") else 2
+    if item.get_closest_marker("build"):
+        return 1 if item.get_closest_marker("slow") else 2
+    return 3 if item.get_closest_marker("browser") else 4
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
@@ -76,3 +84,11 @@ def built_rulebook(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
     work = tmp_path_factory.mktemp("rulebook-work")
     build_rulebook(DEFINITIONS, out, pdf=True, work_dir=work)
     return out, work
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """One full build of definitions/ (every step and edition) for the whole run, its cache beside it, and what it
+    said: the build mechanics tests compare with it or start from a copy (sites.copy_site, sites.copy_cache) rather
+    than building the same site again. Tests must not write into it."""
+    return build_site(tmp_path_factory.mktemp("built-site"))

@@ -132,6 +132,7 @@ EDITS = [  # (what, file, old, new, a published file that must change)
 
 
 @pytest.mark.build
+@pytest.mark.slow  # a dozen full builds
 def test_after_an_edit_of_every_input_kind_an_incremental_build_equals_a_clean_one(checkout: Path,
                                                                                     tmp_path: Path) -> None:
     site = tmp_path / "incremental" / "site"

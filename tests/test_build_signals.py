@@ -88,6 +88,7 @@ def test_a_build_stopped_while_a_pipeline_thread_still_writes_leaves_no_scratch_
 
     def slow_pages(definitions: Path, staging: Path, context: object) -> tuple[list[Path], str, list[str]]:
         rendering.set()
+        signal.setitimer(signal.ITIMER_REAL, 0.3)  # stopped now that the thread renders (however loaded the machine)
         time.sleep(1.5)  # still rendering when the build is stopped
         write_atomic(staging / "html" / "page.html", "<p>late</p>")
         done.set()
@@ -100,7 +101,6 @@ def test_a_build_stopped_while_a_pipeline_thread_still_writes_leaves_no_scratch_
 
     previous = signal.signal(signal.SIGALRM, stop)
     try:
-        signal.setitimer(signal.ITIMER_REAL, 0.5)
         with pytest.raises(_Stop):
             build(DEFINITIONS, tmp_path / "site", progress=lambda _: None, jobs=1, editions=())
     finally:

@@ -122,3 +122,22 @@ def test_v82_is_what_the_import_makes_of_the_official_act_yaml(tmp_path: Path) -
             assert (out / name).read_bytes() == (V82 / name).read_bytes(), name
     fresh = load_rules(out)
     assert [r.id for r in fresh.rulings if r.id != "soldier-number-size"] == [r.id for r in load_rules(V82).rulings]
+
+
+def test_v82_s_lists_set_its_full_width_colons_as_the_book_sets_colons(v82: Rules, tmp_path: Path) -> None:
+    """Issue 22, item 7: one colon in what readers see. v8.2's official text writes 「タイプ：速攻魔法」 and
+    「(防壁：bulwark)」; its lists set them 「タイプ: 速攻魔法」, as the printed v8.1 book and the toolkit's own labels
+    do (core/typography.py), and show no full-width colon."""
+    import html as htmllib
+    import re
+
+    from blackpoker.render.actionlist.html import build_html
+    assert any("：" in (c.text or "") for ch in v82.characters for c in ch.abilities)
+    build_html(v82, tmp_path)
+    pages = sorted((tmp_path / "actionlist").glob("**/*.html"))
+    assert pages
+    for page in pages:
+        text = re.sub(r"<(script|style)\b.*?</\1>", "", page.read_text(encoding="utf-8"), flags=re.S)
+        shown = htmllib.unescape(re.sub(r"<[^>]+>", "", text))
+        assert "：" not in shown, (page.name, shown[max(0, shown.find("：") - 30):shown.find("：") + 10])
+    assert "タイプ: 速攻魔法" in (tmp_path / "actionlist" / "html" / "all.html").read_text(encoding="utf-8")

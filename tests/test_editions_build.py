@@ -1,6 +1,7 @@
 """The site publishes every edition: 第8.1版 at the root as before, 第8.2版 under v8.2/ with its action lists
 (HTML and PDF), its JSON and its verified scenarios, a switcher on every list page, and 版の違い between them; an
-edit in 第8.1版 runs nothing of 第8.2版. One full build (slow), then one edit."""
+edit in 第8.1版 runs nothing of 第8.2版. The run's shared full build (`built_site`: definitions/ with editions/
+beside it), then one edit from its cache."""
 
 from __future__ import annotations
 
@@ -13,23 +14,18 @@ import pytest
 from blackpoker.core.paths import DEFINITIONS, ROOT
 from blackpoker.pipeline.build import build
 from htmlcheck import ids_of
+from sites import BuiltSite, copy_cache
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[str]]:
-    root = tmp_path_factory.mktemp("editions")
-    shutil.copytree(DEFINITIONS, root / "definitions")
-    shutil.copytree(ROOT / "editions", root / "editions")
-    lines: list[str] = []
-    report = build(root / "definitions", root / "site", progress=lines.append, cache_dir=root / "cache")
-    print("\n".join(lines), f"\ncold build of both editions: {report.seconds:.1f} s")  # shown with pytest -s
-    return root, root / "site", lines
+pytestmark = [pytest.mark.slow, pytest.mark.build]  # full builds of both editions
 
 
-def test_v81_at_the_root_and_v82_in_its_folder(site: tuple[Path, Path, list[str]]) -> None:
-    _, out, lines = site
+@pytest.fixture
+def site(built_site: BuiltSite) -> tuple[Path, list[str]]:
+    return built_site.site, list(built_site.lines)
+
+
+def test_v81_at_the_root_and_v82_in_its_folder(site: tuple[Path, list[str]]) -> None:
+    out, lines = site
     assert (out / "index.html").is_file() and (out / "actionlist" / "html" / "all.html").is_file()
     assert json.loads((out / "blackpoker-rules.json").read_text(encoding="utf-8"))["ruleset"]["version"] == "v8.1"
     v82 = out / "v8.2"
@@ -42,8 +38,8 @@ def test_v81_at_the_root_and_v82_in_its_folder(site: tuple[Path, Path, list[str]
     assert any(line.startswith("warning: アクション 停戦 (ceasefire): its wording changed") for line in lines)
 
 
-def test_every_list_page_switches_edition_and_links_the_changes(site: tuple[Path, Path, list[str]]) -> None:
-    _, out, _ = site
+def test_every_list_page_switches_edition_and_links_the_changes(site: tuple[Path, list[str]]) -> None:
+    out, _ = site
     for edition, up in (("", "../../"), ("v8.2/", "../../../")):
         for page in ("mast", "all"):
             text = (out / edition / "actionlist" / "html" / f"{page}.html").read_text(encoding="utf-8")
@@ -56,16 +52,19 @@ def test_every_list_page_switches_edition_and_links_the_changes(site: tuple[Path
     assert "entry-book" not in v82  # v8.1's rulebook is not v8.2's text
 
 
-def test_the_changes_page_links_into_v82(site: tuple[Path, Path, list[str]]) -> None:
-    _, out, _ = site
+def test_the_changes_page_links_into_v82(site: tuple[Path, list[str]]) -> None:
+    out, _ = site
     page = (out / "changes" / "v8.1-v8.2.html").read_text(encoding="utf-8")
     assert "版の違い 第8.1版 → 第8.2版" in page and "文言の変更 20箇所" in page
     assert 'href="../v8.2/actionlist/html/all.html#act-ceasefire"' in page
     assert (out / "changes" / "../v8.2/actionlist/html/all.html").resolve().is_file()
 
 
-def test_an_edit_in_v81_runs_nothing_of_v82(site: tuple[Path, Path, list[str]]) -> None:
-    root, out, _ = site
+def test_an_edit_in_v81_runs_nothing_of_v82(tmp_path: Path, built_site: BuiltSite) -> None:
+    root, out = tmp_path, tmp_path / "site"  # both editions, with the cache of their build
+    shutil.copytree(DEFINITIONS, root / "definitions")
+    shutil.copytree(ROOT / "editions", root / "editions")
+    copy_cache(built_site, root / "cache")
     actions = root / "definitions" / "actions.yaml"
     actions.write_text(actions.read_text(encoding="utf-8").replace(
         "数字分加算される。その印として", "数字分だけ加算される。その印として", 1), encoding="utf-8")

@@ -156,3 +156,91 @@ def test_the_balance_report_is_dark_on_a_dark_phone_with_its_plots_on_paper(brow
     context.close()
     assert _luminance(ground) < 0.25 and _luminance(ink) > 0.6 and plot == "rgb(255, 255, 255)", (ground, ink, plot)
     assert wide <= 390
+
+
+PLOT_TEXT = """() => [...document.querySelectorAll('figure svg')].map(svg => {
+  // matplotlib draws each text as glyph paths in a group scaled by its size / 100 (svg.fonttype = path)
+  const shown = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const sizes = [...svg.querySelectorAll('g[transform*="scale("]')].map(g =>
+      parseFloat(/scale\\(([0-9.]+)/.exec(g.getAttribute('transform'))[1]) * 100 * shown);
+  return [svg.closest('figure').querySelector('figcaption')?.textContent || '', Math.min(...sizes), sizes.length];
+})"""
+
+
+def test_the_balance_report_s_plot_labels_are_at_least_11_px_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    """Issue 22, item 8: the plots' labels (axes, ticks, legends, names) read at 11 px or more as a 390 px phone
+    shows them (they were 6 px: a 6.4-inch plot shrunk to the column)."""
+    from click.testing import CliRunner
+
+    from blackpoker.cli.main import cli
+    out = CliRunner().invoke(cli, ["sim", "balance", "--regulation", "lite", "--regulation", "mast+extra",
+                                   "--policies", "greedy,random", "--games", "2", "--workers", "1",
+                                   "--out", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto((tmp_path / "report.html").as_uri())
+    plots = page.evaluate(PLOT_TEXT)
+    context.close()
+    assert len(plots) >= 5 and all(count > 5 for _, _, count in plots), plots
+    small = [(name, round(size, 1)) for name, size, _ in plots if size < 11]
+    assert small == [], small
+
+
+LOOK = """() => {
+  const paint = e => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+      if (c !== 'rgba(0, 0, 0, 0)') return c; } return 'rgb(255, 255, 255)'; };
+  const head = document.querySelector('.mobile-header') || document.querySelector('.topbar');
+  const style = getComputedStyle(head);
+  return {page: paint(document.body),
+          header: [paint(head), style.color, style.borderBottomWidth, style.borderBottomColor],
+          font: getComputedStyle(document.body).fontFamily};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_action_lists_have_the_rulebook_s_header_background_and_fonts(browser: Any, site: Path, scheme: str) -> None:
+    """Issue 22, item 6: the hub and every list show the rulebook's page colour, its header's colours and rule, and
+    its font stack (render/fonts.py), light and dark, on a phone and a desktop (they had a beige page under a
+    black bar)."""
+    pages = [site / "actionlist" / "index.html", *sorted((site / "actionlist" / "html").glob("*.html"))]
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page = context.new_page()
+        page.goto((site / "index.html").as_uri())
+        book = page.evaluate(LOOK)
+        for path in pages:
+            page.goto(path.as_uri())
+            assert page.evaluate(LOOK) == book, (path.name, width)
+        context.close()
+
+
+TITLE_LINES = """(edition) => [...document.querySelectorAll('.sidebar-brand-text')].map(el => {
+  // the line each character of the title is set on (its top), read from a range over each text node's characters
+  const tops = [];
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (rect) tops.push([node.data[i], Math.round(rect.top)]);
+    }
+  }
+  const text = tops.map(t => t[0]).join('');
+  const at = text.indexOf(edition);
+  return [text, at < 0 ? [] : [...new Set(tops.slice(at, at + edition.length).map(t => t[1]))]];
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_sidebar_title_never_breaks_inside_the_edition(browser: Any, site: Path, width: int) -> None:
+    """Issue 22, item 7: the sidebar's title broke as 「第｜8.1版」; the edition is one word, on one line."""
+    edition = load_rules().edition.edition
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto((site / "index.html").as_uri())
+    if width < 1000:  # furo's drawer: open it, so the title is laid out as a reader sees it
+        page.click("label.toggle-button[for='__navigation'], .nav-overlay-icon", timeout=5000)
+    found = page.evaluate(TITLE_LINES, edition)
+    context.close()
+    assert found and all(edition in text and len(lines) == 1 for text, lines in found), found

@@ -16,9 +16,12 @@ import pytest
 
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.serve import Outcome, serve
+from clirun import run_cli
 
 
 def _run(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """The real command in its own process: for the commands that serve or wait for a network peer, which must
+    end by the timeout even when they wrongly start serving or waiting."""
     return subprocess.run([sys.executable, "-m", "blackpoker", *args], capture_output=True, text=True,
                           timeout=timeout, cwd=cwd, check=False)
 
@@ -98,7 +101,7 @@ def test_the_importer_answers_blank_and_huge_values_with_located_errors(
     text = (folder / file).read_text(encoding="utf-8")
     assert old in text
     (folder / file).write_text(text.replace(old, new, 1), encoding="utf-8")
-    result = _run("import", str(folder), "-o", str(tmp_path / "defs"))
+    result = run_cli("import", str(folder), "-o", str(tmp_path / "defs"))
     assert "internal error" not in result.stderr
     if says is None:  # a blank ruby is no ruby: the reading comes from the base or the name
         assert result.returncode == 0, result.stderr
@@ -110,17 +113,17 @@ def test_the_importer_answers_blank_and_huge_values_with_located_errors(
 
 def test_export_official_refuses_a_link_as_its_output(tmp_path: Path) -> None:
     ours = tmp_path / "ours"
-    first = _run("export", "--format", "official", "-o", str(ours))
+    first = run_cli("export", "--format", "official", "-o", str(ours))
     assert first.returncode == 0, first.stderr
     before = sorted(p.name for p in ours.iterdir())
     link = tmp_path / "link"
     link.symlink_to(ours)
-    result = _run("export", "--format", "official", "-o", str(link))
+    result = run_cli("export", "--format", "official", "-o", str(link))
     assert result.returncode == 2 and "is a link" in result.stderr
     assert link.is_symlink() and sorted(p.name for p in ours.iterdir()) == before
     dangling = tmp_path / "dangling"
     dangling.symlink_to(tmp_path / "nowhere")
-    result = _run("export", "--format", "official", "-o", str(dangling))
+    result = run_cli("export", "--format", "official", "-o", str(dangling))
     assert result.returncode == 2 and "leads nowhere" in result.stderr and ".tmp" not in result.stderr
     assert dangling.is_symlink() and not (tmp_path / "nowhere").exists()
 
@@ -159,7 +162,7 @@ def test_sim_run_on_a_scenario_linked_out_quotes_nothing_of_it(tmp_path: Path) -
     folder = tmp_path / "scenarios"
     folder.mkdir()
     (folder / "s.yaml").symlink_to(secret)
-    result = _run("sim", "run", str(folder / "s.yaml"))
+    result = run_cli("sim", "run", str(folder / "s.yaml"))
     assert result.returncode == 2, result.stderr
     assert "SECRET" not in result.stderr + result.stdout and "outside its folder" in result.stderr
 
@@ -211,6 +214,6 @@ def test_a_scheduler_address_that_is_no_scheduler_is_one_line(tmp_path: Path, an
 @pytest.mark.parametrize("address", ["tls://127.0.0.1:8786", "inproc://x", "ucx://127.0.0.1:8786"])
 def test_a_scheduler_transport_the_command_cannot_use_is_refused(tmp_path: Path, address: str) -> None:
     pytest.importorskip("distributed")
-    result = _run("sim", "balance", "--games", "2", "--out", str(tmp_path / "study"), "--scheduler", address)
+    result = run_cli("sim", "balance", "--games", "2", "--out", str(tmp_path / "study"), "--scheduler", address)
     assert result.returncode == 2, result.stderr
     assert "is not supported" in result.stderr and "internal error" not in result.stderr

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from blackpoker import load_rules
 from blackpoker.core.errors import DefinitionError, DefinitionErrors, printable
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS
 from blackpoker.core.yamlsource import parse_yaml
+from clirun import run_cli
 
 HOSTILE = {
     "osc52": r'"\e]52;c;ZWNobyBwd25lZA==\a\e[2J"',
@@ -30,8 +30,7 @@ HOSTILE = {
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "blackpoker", *args], capture_output=True, text=True, timeout=300,
-                          check=False)
+    return run_cli(*args)
 
 
 def _defs(tmp_path: Path, old: str, new: str, file: str = "actions.yaml") -> Path:

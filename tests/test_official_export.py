@@ -8,7 +8,6 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,11 +17,12 @@ import yaml
 
 from blackpoker.core import model as m
 from blackpoker.core.loader import load_rules
-from blackpoker.core.paths import DEFINITIONS, ROOT
+from blackpoker.core.paths import DEFINITIONS
 from blackpoker.official import convert as cv
 from blackpoker.official.exporter import export_official
 from blackpoker.official.importer import definitions_texts, import_official
 from blackpoker.official.reader import read_official
+from clirun import run_cli
 
 OFFICIAL = Path(__file__).parent / "data" / "official"
 
@@ -170,8 +170,7 @@ def test_each_quirk_comes_back_as_the_same_model(quirk: str, tmp_path: Path) -> 
 # --- the command ----------------------------------------------------------------------------------------------
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(ROOT / "tools"), "PATH": "/usr/bin:/bin"})
+    return run_cli(*args, cwd=cwd)
 
 
 def test_export_official_writes_the_four_files_and_json_stays_the_default(tmp_path: Path) -> None:

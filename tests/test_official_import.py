@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ import yaml
 from blackpoker.core import model as m
 from blackpoker.core.kinds import official_anchors, official_id
 from blackpoker.core.loader import FILES, load_rules
-from blackpoker.core.paths import DEFINITIONS, ROOT
+from blackpoker.core.paths import DEFINITIONS
 from blackpoker.core.targets import TARGETS
 from blackpoker.official.fields import (
     ACTION_FIELDS,
@@ -29,6 +28,7 @@ from blackpoker.official.fields import (
 )
 from blackpoker.official.importer import definitions_texts, import_official
 from blackpoker.official.reader import read_official
+from clirun import run_cli
 
 OFFICIAL = Path(__file__).parent / "data" / "official"
 
@@ -472,8 +472,7 @@ def test_syntax_errors_and_missing_files_are_located(minimal: Path) -> None:
 # --- the command ----------------------------------------------------------------------------------------------
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(ROOT / "tools"), "PATH": "/usr/bin:/bin"})
+    return run_cli(*args, cwd=cwd)
 
 
 def test_import_writes_a_folder_that_checks_and_says_what_it_converted(tmp_path: Path) -> None:

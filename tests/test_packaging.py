@@ -112,6 +112,9 @@ def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
     checked = subprocess.run([tool, "check", "project/definitions"], check=False, cwd=work, env=env, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.startswith("v8.1 ok:")
+    fetched = subprocess.run([tool, "fetch-pyodide", "--check"], check=False, cwd=work, env=env, capture_output=True,
+                             text=True)  # the play page's runtime is fetched by the installed package, not a script
+    assert fetched.returncode in (0, 1) and "Pyodide" in fetched.stdout + fetched.stderr, fetched.stderr
     built = subprocess.run([tool, "build", "--definitions", "project/definitions", "--out", "site"], check=False, cwd=work,
                            env=env, capture_output=True, text=True)
     assert built.returncode == 0, built.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -36,8 +37,12 @@ def rules() -> Rules:
 
 
 @pytest.fixture(scope="module")
-def base(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    site = make_site(rules, tmp_path_factory.mktemp("site"))
+def site(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_site(rules, tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="module")
+def base(site: Path) -> Iterator[str]:
     with served(site) as address:
         yield address + "play/index.html"
 
@@ -163,7 +168,12 @@ def test_undo_save_load_link_and_the_command_line(browser: Any, base: str, rules
     assert q.ask({"command": "final"})["state"] == final
 
     pg.click("#again")
-    pg.set_input_files("#load", str(saved))
+    # the file control is the page's own Japanese button (the browser's says "Choose File" in its own language)
+    assert pg.locator("#load").is_hidden()
+    assert pg.locator("#open-saved").inner_text() == "保存した対局を開く…"
+    with pg.expect_file_chooser() as chooser:
+        pg.click("#open-saved")
+    chooser.value.set_files(str(saved))
     pg.wait_for_selector("[data-game-over]", timeout=LOAD_TIMEOUT)
     assert p.ask({"command": "final"})["state"] == final
     assert not p.errors and not q.errors, p.errors + q.errors
@@ -227,3 +237,112 @@ def test_play_from_every_worked_example(browser: Any, base: str, rules: Rules) -
     play_to_the_end(pg, 5)
     assert not p.errors, p.errors
     p.context.close()
+
+
+KEPT = ("caches.open('blackpoker-play').then(c => c.keys()).then(ks => ks.map(r => r.url)"
+        ".filter(u => u.includes('/play/engine-snapshot/')))")
+
+
+def test_a_later_visit_restores_the_kept_engine(browser: Any, base: str, rules: Rules) -> None:
+    """The canary of snapshot.js (Pyodide's memory snapshots): the first visit keeps the started engine in Cache
+    Storage, a later visit restores it instead of booting Python and plays the same games; a kept engine that
+    cannot be restored is dropped and the page starts in full."""
+    p = Page(browser, DESKTOP)
+    pg = p.open(base)
+    assert "restored" not in pg.evaluate("window.bpPlay.phases")
+    pg.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT)
+    later = p.context.new_page()
+    later.goto(base)
+    later.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT)
+    phases = later.evaluate("window.bpPlay.phases")
+    assert "restored" in phases and "runtime" not in phases, phases
+    p.page = later
+    later.on("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
+    start_game(later, "ismcts", 11, strength="ismcts:4")
+    play_to_the_end(later, 11)
+    same_game_in_cpython(rules, p)
+
+    assert not p.errors, p.errors
+    p.context.close()
+
+
+SHAPE = ("k => caches.open('blackpoker-play').then(c => c.match(k)).then(r => r ? r.arrayBuffer()"
+         ".then(b => [b.byteLength, new Uint32Array(b, 0, 1)[0]]) : null)")  # its length and its magic number
+
+
+@pytest.mark.parametrize("damaged", ["new Uint8Array(4096)", "b.slice(0, b.byteLength - 4096)",  # cut short
+                                     "new Uint8Array(b.byteLength)"],  # as long, but not a snapshot
+                         ids=["short", "cut", "zeros"])
+def test_a_damaged_kept_engine_is_dropped(browser: Any, base: str, damaged: str) -> None:
+    p = Page(browser, PHONE)
+    pg = p.open(base)
+    pg.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT)
+    [key] = pg.evaluate(KEPT)
+    kept = pg.evaluate(SHAPE, key)
+    assert kept[0] > 16 * 2**20
+    pg.evaluate(f"k => caches.open('blackpoker-play').then(c => c.match(k).then(r => r.arrayBuffer())"
+                f".then(b => c.put(k, new Response({damaged}))))", key)
+    assert pg.evaluate(SHAPE, key) not in (None, kept)
+    again = p.open(base)
+    phases = again.evaluate("window.bpPlay.phases")
+    assert "restored" not in phases and "runtime" in phases, phases
+    # the damaged one is dropped before the start, and a good one kept once the page is ready
+    again.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT)
+    assert again.evaluate(SHAPE, key) == kept, "a good engine is kept again"
+    assert not p.errors, p.errors
+    p.context.close()
+
+
+def _plays_a_few_moves(browser: Any, address: str, site: Path) -> Page:
+    """The page at ADDRESS/play (no slash) plays; every link it carries stays within the site's address and
+    resolves there (the rulebook's pages, which the test site does not build, are only checked to stay within)."""
+    p = Page(browser, PHONE)
+    pg = p.open(address + "play")
+    assert pg.url == address + "play/", pg.url
+    start_game(pg, "greedy", 5)
+    rng = random.Random(5)
+    for _ in range(4):
+        click_move(pg, rng)
+    links = {link.split("#")[0] for link in pg.eval_on_selector_all("a[href]", "as => as.map(a => a.href)")
+             if not link.startswith(address + "play/#")}
+    assert all(link.startswith(address) for link in links), links
+    assert address + "actionlist/html/all.html" in links, links
+    for link in links:
+        if (site / link[len(address):]).is_file():
+            assert pg.evaluate("u => fetch(u).then(r => r.status)", link) == 200, link
+    return p
+
+
+def test_under_a_subfolder_as_on_github_pages(browser: Any, site: Path) -> None:
+    """GitHub Pages serves a project's site at /REPO/: the page, its worker, the runtime and the rules load from
+    there, and /REPO/play (no slash) leads to it."""
+    with served(site, prefix="/repo/") as address:
+        p = _plays_a_few_moves(browser, address, site)
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+SERVE = """import sys
+from pathlib import Path
+from blackpoker.core.paths import DEFINITIONS
+from blackpoker.pipeline.serve import Outcome, serve
+serve(DEFINITIONS, Path(sys.argv[1]), port=0, rebuild=lambda: Outcome(True, "built"), echo=lambda s: print(s, flush=True))
+"""
+
+
+def test_under_make_serve(browser: Any, site: Path) -> None:
+    """``blackpoker serve`` (``make serve``; here with a rebuild that does nothing, in a child process) serves the
+    page, with its reload script, at /play (no slash) too."""
+    child = subprocess.Popen([sys.executable, "-c", SERVE, str(site)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        said = [child.stdout.readline() for _ in range(3)]  # its address, and the watcher's first (no-op) build
+        address = next(filter(None, (re.search(r"serving .* at (http://127\.0\.0\.1:\d+/)", line) for line in said)), None)
+        assert address, said
+        p = _plays_a_few_moves(browser, address.group(1), site)
+        assert "/__build" in p.page.content(), "the preview's reload script is in the page"
+        assert not p.errors, p.errors
+        p.context.close()
+    finally:
+        child.kill()
+        child.wait()

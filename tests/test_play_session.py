@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -177,6 +178,29 @@ def test_the_board_shows_the_persons_observation_only(rules: Rules) -> None:
     svg = view(game)["board"]
     assert len(game.state.players[opponent].life) >= 10 and "ライフ 10枚以上" in svg
     assert f"ライフ {len(game.state.players[game.human].life)} " in svg
+
+
+def _band_heights(svg: str) -> dict[str, float]:
+    """Where each player's band starts on a board (the y of its name line)."""
+    found = re.findall(r'<text x="10.0" y="([\d.]+)" font-size="12"[^>]*font-weight="bold">([AB])(?: \(ターン\))?</text>',
+                       svg)
+    return {name: float(y) for y, name in found}
+
+
+def test_the_person_sits_at_the_bottom_of_the_board(rules: Rules) -> None:
+    """The board is drawn as the person sees the table: the person's band below, whichever seat they have."""
+    seats = set()
+    for seed in range(6):
+        for starts in ("human", "computer"):
+            game = start(rules, "lite", None, "greedy", seed, starts=starts)
+            me, other = PLAYER_NAMES[game.human], PLAYER_NAMES[1 - game.human]
+            y = _band_heights(view(game)["board"])
+            assert set(y) == {"A", "B"}, y
+            assert y[me] > y[other], (seed, starts, y)
+            seats.add(game.human)
+    assert seats == {0, 1}, "both seats were tried"
+    y = _band_heights(board_svg(game.state, "盤面"))
+    assert y["A"] > y["B"], "the rulebook's boards keep A below"
 
 
 def test_the_play_by_play_hides_the_opponents_face_down_bulwarks(rules: Rules) -> None:

@@ -4,10 +4,11 @@ an exception. A fixed budget, derandomised (the same cases on every run and in C
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import yaml
@@ -17,6 +18,8 @@ from hypothesis import strategies as st
 from blackpoker import load_rules
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.paths import DEFINITIONS
+from blackpoker.official import importer
+from blackpoker.official.base_definitions import Base
 from blackpoker.official.importer import import_official
 from blackpoker.official.reader import read_official
 from mutations import mutate
@@ -46,6 +49,25 @@ def _dump(name: str, data: Any) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
 
 
+class _ParsedBase(Base):
+    """The base definitions (always definitions/, never damaged here) parsed once for the whole run rather than
+    once per example: each example gets its own deep copy, so an import that changed the data changes no other."""
+
+    parsed: ClassVar[dict[str, Any]] = {}
+
+    def data(self, name: str) -> Any:
+        if name not in self._files:
+            if name not in self.parsed:
+                self.parsed[name] = Base.data(Base(self.folder), name)
+            self._files[name] = copy.deepcopy(self.parsed[name])
+        return self._files[name]
+
+
+@pytest.fixture
+def parsed_base(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importer, "Base", _ParsedBase)
+
+
 def _located(errors: Any) -> None:
     for error in errors:
         assert error.line >= 1 and error.column >= 1 and error.message
@@ -53,7 +75,7 @@ def _located(errors: Any) -> None:
 
 @settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(official_mutations())
-def test_the_importer_only_answers_with_located_errors(tmp_path_factory: pytest.TempPathFactory,
+def test_the_importer_only_answers_with_located_errors(tmp_path_factory: pytest.TempPathFactory, parsed_base: None,
                                                        mutation: tuple[str, Any]) -> None:
     name, data = mutation
     folder = tmp_path_factory.mktemp("official")
@@ -81,7 +103,8 @@ def damaged_version(draw: st.DrawFn) -> bytes:
 
 @settings(max_examples=80, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(damaged_version())
-def test_a_damaged_version_json_is_a_located_error(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
+def test_a_damaged_version_json_is_a_located_error(tmp_path_factory: pytest.TempPathFactory, parsed_base: None,
+                                                   data: bytes) -> None:
     folder = tmp_path_factory.mktemp("official")
     shutil.copytree(OFFICIAL, folder, dirs_exist_ok=True)
     (folder / "version.json").write_bytes(data)

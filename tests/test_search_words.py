@@ -48,3 +48,19 @@ def test_a_damaged_file_only_costs_time(tmp_path: Path) -> None:
     app = SimpleNamespace(doctreedir=str(tmp_path))
     search.load_words(app)
     assert search.RememberingSplitter({}).split(TEXTS[0]) == DefaultSplitter({}).split(TEXTS[0])
+
+
+def test_a_name_is_a_word_whole_beside_tinysegmenters_words(tmp_path: Path) -> None:
+    """Issue 22, item 5: TinySegmenter cuts 世代交代 into 世代 and 交代, and the search page looks a typed name up
+    whole: every entry name and 索引 term a text contains is one of its words too (once, and only if it is there)."""
+    search.load_words(SimpleNamespace(doctreedir=str(tmp_path)))
+    search._WHOLE[:] = ["世代交代", "兵士召喚", "B・J"]
+    try:
+        splitter = search.RememberingSplitter({})
+        text = "世代交代では、世代交代を2回できない。"
+        words = splitter.split(text)
+        assert words[:-1] == DefaultSplitter({}).split(text) and "世代交代" not in words[:-1]
+        assert words[-1] == "世代交代"
+        assert splitter.split(TEXTS[0])[-1] == "兵士召喚" and "B・J" not in splitter.split(TEXTS[0])
+    finally:
+        search._WHOLE.clear()

@@ -141,6 +141,7 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_study_as_local_work
     assert json.loads((tmp_path / "cluster" / "study.json").read_text(encoding="utf-8"))["summary"]["games"] == 20
 
 
+@pytest.mark.slow  # starts a Dask scheduler and workers
 def test_workers_that_cannot_import_blackpoker_are_one_line_exit_1(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"  # no toolkit on this PYTHONPATH, only an empty package of its name (which
     # hides the blackpoker installed in the virtualenv, as on a machine where the toolkit is missing)
@@ -154,6 +155,7 @@ def test_workers_that_cannot_import_blackpoker_are_one_line_exit_1(tmp_path: Pat
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow  # starts a Dask scheduler and workers
 def test_losing_the_scheduler_during_a_study_is_one_line_exit_1(tmp_path: Path) -> None:
     long_study = ["sim", "balance", "--regulation", "lite", "--policies", "greedy,random", "--games", "5000"]
     with dask_cluster(tmp_path, [TOOLS]) as address, \
@@ -211,6 +213,7 @@ def test_cli_balance_writes_the_report(tmp_path: Path) -> None:
     assert html.count("<svg") >= 5
     assert "<script" not in html and "<link" not in html and "src=" not in html and "url(http" not in html
     assert "greedy" not in html.replace("greedy,random", "")  # readers see the Japanese names
+    assert "：" not in html  # one colon, the book's ASCII one (issue 22, item 7)
     data = json.loads((tmp_path / "study.json").read_text(encoding="utf-8"))
     assert data["summary"]["games"] == 8
     rows = list(csv.DictReader((tmp_path / "games.csv").open(encoding="utf-8")))
@@ -242,3 +245,21 @@ def test_a_malformed_scheduler_address_is_bad_input_exit_2_before_connecting(tmp
     assert out.stderr.startswith(f"error: --scheduler: '{address}' is not a Dask scheduler address {problem}")
     assert out.stderr.count("\n") == 1 and out.stderr.endswith("expected e.g. tcp://10.0.0.5:8786\n")
     assert not list(tmp_path.iterdir())
+
+
+def test_the_requests_plot_has_a_log_axis_without_a_0_tick() -> None:
+    """Issue 22, item 8: the requests per game are on a log axis, which has no 0: a count of 0 has no bar, and no
+    tick reads 「0」 (the symlog axis showed one) or a power of ten (10⁻¹): the ticks read as numbers do."""
+    import re
+
+    from blackpoker.render.balance.plots import requests
+    actions = [{"name": "アタック", "requested": 5, "resolved": 3, "negated": 0},
+               {"name": "チャージ", "requested": 60, "resolved": 58, "negated": 2}]
+    svg = requests(actions, 10)
+    texts = re.findall(r"<!-- (.*?) -->", svg)  # matplotlib names each text it draws as paths
+    ticks = [t for t in texts if re.fullmatch(r"[0-9.$\\{}^a-z-]+", t)]
+    shown = [re.sub(r"^\$\\mathdefault\{(.*)\}\$$", r"\1", t) for t in ticks]  # mathtext: 10^{-1}
+    assert shown and "0" not in shown, shown
+    assert not any("^" in t or "mathdefault" in t for t in shown), shown
+    assert "1" in ticks and all(float(t) > 0 for t in ticks), ticks
+    assert {"アタック", "チャージ", "リクエスト", "解決", "無効", "1ゲームあたりの回数"} <= set(texts), texts

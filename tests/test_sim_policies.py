@@ -15,6 +15,7 @@ from blackpoker.sim.engine import apply, current_player, legal_decisions
 from blackpoker.sim.match import play_match
 from blackpoker.sim.policies import make_policy, observe
 from blackpoker.sim.policies.determinize import determinize
+from blackpoker.sim.policies.ismcts import ISMCTSPolicy
 from blackpoker.sim.policies.observation import Observation
 from blackpoker.sim.selfplay import random_setup
 from blackpoker.sim.setup import new_game
@@ -143,7 +144,10 @@ def test_a_policy_is_named_with_its_budget() -> None:
     from blackpoker.sim.policies import parse_policy, policy_name
     assert parse_policy("ismcts:64") == ("ismcts", "64")
     assert policy_name("ismcts:200ms") == "情報集合モンテカルロ木探索(200ミリ秒)"
-    for bad in ("alpha", "greedy:3", "ismcts:fast"):
+    assert parse_policy("ismcts:16/500ms") == ("ismcts", "16/500ms")
+    assert policy_name("ismcts:16/500ms") == "情報集合モンテカルロ木探索(16回・500ミリ秒まで)"
+    for bad in ("alpha", "greedy:3", "ismcts:fast", "ismcts:16/", "ismcts:/500ms", "ismcts:16/500", "ismcts:5ms/16",
+                "greedy:16/500ms"):
         with pytest.raises(ValueError, match="expected"):
             parse_policy(bad)
 
@@ -179,3 +183,22 @@ def test_ismcts_answers_an_effects_question_and_keeps_a_time_budget() -> None:
         if asked == 3:
             break
     assert asked == 3
+
+
+def test_ismcts_with_both_budgets_stops_at_the_count_or_the_time() -> None:
+    """``ismcts:N/Mms``: with time to spare it decides as ``ismcts:N`` (the count stops it, the same decision for a
+    seed); with no time at all it starts no simulation and takes the first decision it searches."""
+    state = _midgame(RULES, "mast", "extra", 4, 10)
+    viewer = current_player(state)
+    assert viewer is not None
+    seen, legal = observe(state, viewer), legal_decisions(state)
+    assert len(legal) > 1
+    counted = make_policy("ismcts:5", RULES, 3).decide(seen, legal)
+    assert make_policy("ismcts:5/3600000ms", RULES, 3).decide(seen, legal) == counted
+    hurried = make_policy("ismcts:100000/0ms", RULES, 3)
+    assert isinstance(hurried, ISMCTSPolicy)
+    before = hurried.rng.getstate()
+    assert hurried.decide(seen, legal) in legal
+    assert hurried.rng.getstate() == before, "no simulation was started"
+    with pytest.raises(ValueError, match="needs simulations, milliseconds or both"):
+        ISMCTSPolicy(RULES, 1, simulations=None)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,14 +21,14 @@ from blackpoker.sim.gaps import coverage_gaps, coverage_problems, coverage_warni
 from blackpoker.sim.requests import available_actions
 from blackpoker.sim.scenario import unverified
 from blackpoker.sim.setup import new_game
+from clirun import run_cli
 from editions import edition, meteor_line
 
 FORMAT_ACTIONS = 37  # actions.yaml of v8.1: メテオ is appended as actions[37]
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
+    return run_cli(*args, cwd=cwd)
 
 
 def test_check_lists_what_the_simulator_does_not_cover_as_warnings(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from blackpoker.core.paths import DEFINITIONS
+from clirun import run_cli
 
 # (text appended to ruleset.yaml, line of the error counted from the first appended line, column, message start)
 CASES = [
@@ -35,16 +36,14 @@ def test_hostile_yaml_is_refused_and_located(tmp_path: Path, appended: str, line
     lines = len(ruleset.read_text(encoding="utf-8").splitlines())
     with ruleset.open("a", encoding="utf-8") as f:
         f.write(appended + "\n")
-    result = subprocess.run([sys.executable, "-m", "blackpoker", "check", "defs"], capture_output=True, text=True,
-                            cwd=tmp_path, timeout=120)
+    result = run_cli("check", "defs", cwd=tmp_path)
     assert result.returncode == 2, result.stderr[-500:]
     assert result.stderr.splitlines()[0].startswith(f"defs/ruleset.yaml:{lines + 1 + line}:{column}: {expected}")
     assert "Traceback" not in result.stderr
 
 
 def _check(defs: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "blackpoker", "check", defs.name], capture_output=True, text=True,
-                          cwd=defs.parent, timeout=120)
+    return run_cli("check", defs.name, cwd=defs.parent)
 
 
 @pytest.mark.parametrize(("insert", "expected"), [
@@ -82,14 +81,12 @@ def test_a_scenario_that_is_a_device_is_a_one_line_environment_error(tmp_path: P
     item 12); a pipe in the folder itself is the machine's state: refused unread, exit 1 (item 16)."""
     link = tmp_path / "zero.yaml"
     link.symlink_to("/dev/zero")
-    result = subprocess.run([sys.executable, "-m", "blackpoker", "sim", "run", str(link)], capture_output=True,
-                            text=True, timeout=120)
+    result = run_cli("sim", "run", str(link))
     assert result.returncode == 2, result.stderr
     assert "is a link to a file outside its folder" in result.stderr and "(it is not read)" in result.stderr
     pipe = tmp_path / "pipe.yaml"
     os.mkfifo(pipe)
-    result = subprocess.run([sys.executable, "-m", "blackpoker", "sim", "run", str(pipe)], capture_output=True,
-                            text=True, timeout=120)
+    result = run_cli("sim", "run", str(pipe))
     assert result.returncode == 1, result.stderr
     assert result.stderr.strip() == f"{pipe}: not a regular file (a device, a pipe or a folder); expected a YAML file"
 

@@ -1,7 +1,7 @@
 // The site's simulator in a Web Worker (worker.js), for the play page and the tutorial: one command at a time,
 // each answered by its id; the one way both pages make an element; the play-by-play as both show it.
 
-export function connect({ ready, fatal }) {
+export function connect({ ready, fatal, kept = () => {} }) {
   const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
   let nextId = 1;
   const waiting = new Map();
@@ -9,6 +9,7 @@ export function connect({ ready, fatal }) {
     const data = event.data;
     if (data.ready !== undefined) ready(data);
     else if (data.fatal !== undefined) fatal(data.fatal);
+    else if (data.kept !== undefined) kept(data.kept); // the started engine kept for the next visit (snapshot.js)
     else {
       const resolve = waiting.get(data.id);
       waiting.delete(data.id);

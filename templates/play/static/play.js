@@ -14,21 +14,25 @@ let current = null; // the last view
 let settings = null;
 const timings = []; // seconds per computer decision (read by the benchmark)
 // for tests and assistive tools: whether the engine is ready, the computer's decision times, and the engine itself
-window.bpPlay = { timings, ready: false, loadSeconds: null, phases: null, ask: (command) => ask(command) };
+window.bpPlay = { timings, ready: false, kept: null, loadSeconds: null, phases: null, ask: (command) => ask(command) };
 
 const ask = connect({
   ready: (data) => {
     window.bpPlay.ready = true;
     window.bpPlay.loadSeconds = data.seconds;
-    window.bpPlay.phases = data.phases; // seconds from the worker's start: runtime, fetched, engine imported, rules loaded
+    window.bpPlay.phases = data.phases; // seconds from the worker's start: fetched, then restored (a later visit) or runtime, engine imported, rules loaded
     $("start").disabled = false;
     $("load").disabled = false;
+    $("open-saved").disabled = false;
     statusLine.textContent = `準備ができました (ルール ${data.ready})。設定を選んで「対戦を始める」を押してください。`;
     openFromLink();
     openExample();
   },
   fatal: (message) => {
     statusLine.textContent = `シミュレーターを読み込めませんでした: ${message}`;
+  },
+  kept: (kept) => {
+    window.bpPlay.kept = kept;
   },
 });
 
@@ -272,6 +276,8 @@ async function resumeFrom(text, origin) {
   await run({ command: "resume", record }, "保存した対局を再現しています…");
 }
 
+// the browser's own file control says "Choose File" in its own language: a Japanese button opens it instead
+$("open-saved").addEventListener("click", () => $("load").click());
 $("load").addEventListener("change", async () => {
   const file = $("load").files[0];
   if (file) await resumeFrom(await file.text(), "このファイル");

@@ -89,12 +89,16 @@ def build(definitions: Path | None, out: Path, editions: tuple[Path, ...], no_ed
     """Build everything: rulebook, action lists, PDFs and the JSON export, and the other editions' lists."""
     from blackpoker.pipeline.build import BuildError, OutputRefused
     from blackpoker.pipeline.build import build as run_build
+    from blackpoker.pipeline.pyodide import RuntimeMissing
     chosen = [] if no_editions else list(editions) or None
     try:
         report = run_build(definitions_folder(definitions), out, progress=lambda line: echo(line, err=True),
                            editions=chosen)
     except DefinitionErrors as exc:
         report_definition_errors(exc)
+    except RuntimeMissing as exc:
+        echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_ENVIRONMENT)
     except OutputRefused as exc:
         echo(str(exc), err=True)
         sys.exit(EXIT_DATA_ERROR)
@@ -123,6 +127,27 @@ def serve(definitions: Path | None, out: Path, port: int) -> None:
         sys.exit(EXIT_DATA_ERROR)
     say = partial(echo, err=True)
     run_serve(defs, out, port=port, rebuild=build_in_child(defs, out, say), echo=say)
+
+
+@cli.command("fetch-pyodide")
+@click.option("--check", is_flag=True, help="Only say whether it is fetched (exit 1 when not).")
+def fetch_pyodide(check: bool) -> None:
+    """Fetch the play page's Pyodide runtime once (npm pack, checked against the locked hash) into the cache."""
+    from blackpoker.pipeline.pyodide import RUNTIME_VARIABLE, FetchFailed, current, fetch, runtime
+    rt = runtime()
+    if current(rt):
+        echo(f"Pyodide {rt.version} is at {rt.folder}")
+        return
+    if check or os.environ.get(RUNTIME_VARIABLE):  # the user's own folder is never fetched over
+        echo(f"error: the play page's Pyodide {rt.version} is not in {rt.folder}: run `blackpoker fetch-pyodide`"
+             + (f" without {RUNTIME_VARIABLE}" if os.environ.get(RUNTIME_VARIABLE) else ""), err=True)
+        sys.exit(EXIT_ENVIRONMENT)
+    try:
+        size = fetch(rt)
+    except FetchFailed as exc:
+        echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_ENVIRONMENT)
+    echo(f"Pyodide {rt.version} ({size / 1e6:.1f} MB) checked and unpacked to {rt.folder}")
 
 
 cli.add_command(sim)

@@ -268,7 +268,8 @@ def _write_scenario(rules: Rules, record: GameRecord, played: Replay, file: Path
               help="format[+frame], e.g. lite or mast+extra; repeat for several.")
 @click.option("--policies", default="ismcts,greedy", show_default=True,
               help="Two policies, comma-separated: random, greedy, ismcts (ismcts:N simulations per decision, "
-                   "reproducible; ismcts:Nms milliseconds per decision, which depends on the machine's speed).")
+                   "reproducible; ismcts:Nms milliseconds per decision, which depends on the machine's speed; "
+                   "ismcts:N/Mms at most N, none started after M ms).")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="Games per regulation.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game (then seed+1, …).")
 @click.option("--out", "out_dir", default=Path("build/balance"), show_default=True,

@@ -38,6 +38,7 @@ from blackpoker.core.paths import DEFINITIONS, SCENARIOS, existing_inputs, prose
 from blackpoker.infra.cache import StepCache, fingerprint
 from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.pipeline.code import code_closure
+from blackpoker.pipeline.pyodide import runtime_files
 from blackpoker.render.actionlist.help import HELP_SOURCES
 from blackpoker.render.actionlist.switcher import ONE_EDITION, ListSite
 from blackpoker.sim.gaps import coverage_problems
@@ -233,7 +234,7 @@ STEPS: tuple[Step, ...] = (
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios", "templates/actionlist/static/bp-mark.svg"),
          code=(*LOADING, "blackpoker.pipeline.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
          pipeline=_rulebook, lead=True),
-    # the runtime's files are keyed by the lock (version and integrity hash), which fetch_pyodide.py checks
+    # the runtime's files are keyed by the lock (version and integrity hash), which `blackpoker fetch-pyodide` checks
     Step("play", "play page (Pyodide)", _play, ("templates/play", "scenarios"),
          code=(*LOADING, "blackpoker.pipeline.playpage", "blackpoker.play.browser", "blackpoker.sim.scenario"), prose=False),
     Step("tutorial", "guided tutorial (lessons verified)", _tutorial, ("tutorial", "templates/play", "source"),
@@ -385,6 +386,7 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
                  f"{len(edition.rules.actions)} actions, published in {plan.sites[edition.version].root}")
     for warning in plan.warnings:
         progress(f"warning: {warning}")
+    runtime_files()  # the play page's Pyodide: RuntimeMissing (what to run) before any work, not after minutes of it
 
     out = out.resolve()
     check_output(out, definitions)

@@ -1,19 +1,18 @@
 """The play page (``play/``): the page, its scripts, the engine's sources as a zip and the vendored Pyodide runtime.
 
 The page runs the simulator in the browser: a Web Worker loads Pyodide from ``play/pyodide/`` (the npm package
-``pyodide`` at the version and integrity hash of ``templates/play/pyodide.lock.json``, fetched by ``make`` with
-``scripts/fetch_pyodide.py`` into the user's cache: the build itself never goes to the network), unpacks ``play/blackpoker.zip`` (the
-pure-Python sources of ``blackpoker.play.browser`` and every module it imports, never a compiled one) and reads
-the rules from the site's ``blackpoker-rules.json``.
+``pyodide`` at the version and integrity hash of ``templates/play/pyodide.lock.json``, fetched once by
+``blackpoker fetch-pyodide`` into the user's cache, see ``pipeline/pyodide.py``: the build never goes to the
+network), unpacks ``play/blackpoker.zip`` (the pure-Python sources of ``blackpoker.play.browser`` and every module
+it imports, never a compiled one) and reads the rules from the site's ``blackpoker-rules.json``. A later visit
+restores the engine the first one kept (``static/snapshot.js``).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,52 +23,18 @@ from blackpoker.core.model import Rules
 from blackpoker.core.paths import PACKAGE, TEMPLATES
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.pipeline.code import code_closure
+from blackpoker.pipeline.pyodide import runtime, runtime_files
 from blackpoker.render.fonts import stylesheet as font_stylesheet
 
 TEMPLATE_DIR = TEMPLATES / "play"
-STATIC = ("play.js", "engine.js", "worker.js", "play.css")
-LOCK = TEMPLATE_DIR / "pyodide.lock.json"
+STATIC = ("play.js", "engine.js", "worker.js", "snapshot.js", "play.css")
 ENGINE = "blackpoker.play.browser"  # the worker's entry point: the zip holds it and all it imports
 PLAY_DIR = "play"
-RUNTIME_VARIABLE = "BLACKPOKER_PYODIDE"  # a folder holding the runtime's files, instead of the fetched one
 OPPONENTS = (("greedy", "貪欲法 (初心者向け)"), ("random", "ランダム"), ("ismcts", "情報集合モンテカルロ木探索"))
-STRENGTHS = (("ismcts:4", "弱い (4回)"), ("ismcts:16", "ふつう (16回)"), ("ismcts:48", "強い (48回)"))
-DEFAULT_STRENGTH = "ismcts:16"
-
-
-class RuntimeMissing(Exception):
-    """The Pyodide runtime was not fetched: the message says how to fetch it."""
-
-
-@dataclass(frozen=True)
-class Runtime:
-    version: str
-    integrity: str
-    files: tuple[str, ...]
-    folder: Path
-
-
-def runtime() -> Runtime:
-    """The locked runtime and where ``scripts/fetch_pyodide.py`` puts it: the user's cache
-    (``$XDG_CACHE_HOME/blackpoker/pyodide/VERSION``, default ``~/.cache/…``), shared by every checkout and build
-    folder, as pip's cache is; ``BLACKPOKER_PYODIDE`` names another folder."""
-    lock = json.loads(LOCK.read_text(encoding="utf-8"))
-    version = lock["version"]
-    given = os.environ.get(RUNTIME_VARIABLE)
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    folder = Path(given) if given else cache / "blackpoker" / "pyodide" / version
-    return Runtime(version, lock["integrity"], tuple(lock["files"]), folder)
-
-
-def runtime_files() -> list[Path]:
-    """The runtime's files; raises :class:`RuntimeMissing` when one is absent."""
-    rt = runtime()
-    paths = [rt.folder / name for name in rt.files]
-    missing = [p.name for p in paths if not p.is_file()]
-    if missing:
-        raise RuntimeMissing(f"{rt.folder}: the play page's Pyodide {rt.version} is not fetched ({', '.join(missing)} "
-                             "missing); run make, or .venv/bin/python scripts/fetch_pyodide.py")
-    return paths
+# the default answers within about a second even on a slow phone: 16 simulations, none started after 0.5 s (the game's
+# record keeps every decision, so a game replays the same whatever the device's speed)
+STRENGTHS = (("ismcts:4", "弱い (4回)"), ("ismcts:16/500ms", "ふつう (16回以内)"), ("ismcts:48", "強い (48回)"))
+DEFAULT_STRENGTH = "ismcts:16/500ms"
 
 
 def engine_sources() -> list[Path]:
@@ -149,8 +114,21 @@ def build_play(rules: Rules, out_dir: Path, *, runtime_too: bool = True) -> list
     for stem, position in example_positions(rules).items():
         write(f"{EXAMPLES}/{stem}.json", json.dumps(position, ensure_ascii=False, separators=(",", ":")))
     for source in sources:
+        if source.name == PACKAGE_INDEX:
+            write(f"pyodide/{source.name}", package_index(source.read_text(encoding="utf-8")))
+            continue
         target = root / "pyodide" / source.name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
         written.append(target)
     return written
+
+
+PACKAGE_INDEX = "pyodide-lock.json"  # Pyodide's index of its packages, read by loadPyodide at every start
+
+
+def package_index(text: str) -> str:
+    """Pyodide's package index without its packages: the engine loads none (pure Python and the standard library),
+    so the page need not download and parse the index of some 300 (0.1 MB)."""
+    index = json.loads(text)
+    return json.dumps({**index, "packages": {}}, separators=(",", ":"))

@@ -1,9 +1,9 @@
 """The play page's worker calls this: one game at a time, each command JSON in and JSON out.
 
-``load(rules_json)`` reads the site's export once; ``handle(command_json)`` runs one command (``new``, ``play``,
-``position``, ``step``, ``undo``, ``record``, ``resume``, ``final``; the tutorial's ``lesson…``, see ``tutorial.py``)
-and answers ``{"ok": true, …}`` or ``{"ok": false, "error": …}``. The tests run the same functions in CPython, so
-the browser and the command line play the same game.
+``load(rules_json)`` reads the site's export once (``edition()`` says which); ``handle(command_json)`` runs one
+command (``new``, ``play``, ``position``, ``step``, ``undo``, ``record``, ``resume``, ``final``; the tutorial's
+``lesson…``, see ``tutorial.py``) and answers ``{"ok": true, …}`` or ``{"ok": false, "error": …}``. The tests run
+the same functions in CPython, so the browser and the command line play the same game.
 """
 
 from __future__ import annotations
@@ -31,6 +31,13 @@ def load(rules_json: str) -> str:
     """Read the ruleset from the export; answers the edition's version."""
     global _rules
     _rules = rules_from_export(json.loads(rules_json))
+    return _rules.edition.version
+
+
+def edition() -> str:
+    """The loaded ruleset's version (a restored engine has its rules loaded already)."""
+    if _rules is None:
+        raise PlayError("the rules are not loaded")
     return _rules.edition.version
 
 

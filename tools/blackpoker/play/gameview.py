@@ -163,7 +163,7 @@ def view(game: Game) -> dict[str, Any]:
     winner = None if state.winner is None else PLAYER_NAMES[state.winner]
     return {
         "board": board_svg(state, f"盤面(あなたは{me})", before=game.seen, hidden_hands=(1 - game.human,),
-                           since="あなたの前の手"),
+                           since="あなたの前の手", bottom=game.human),
         "you": me, "opponent": other, "turn": state.turn, "turn_player": PLAYER_NAMES[state.turn_player],
         "chance": None if state.chance is None else PLAYER_NAMES[state.chance],
         "to_act": None if to_act is None else PLAYER_NAMES[to_act],

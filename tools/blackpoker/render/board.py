@@ -228,15 +228,16 @@ def _abilities(state: GameState, y: float) -> tuple[str, float]:
 
 
 def board_svg(state: GameState, title: str, *, before: GameState | None = None,
-              hidden_hands: Collection[int] = (), since: str = "はじめ") -> str:
-    """The whole board: B's band, the stage, A's band (A below, as the book's examples are told from A).
+              hidden_hands: Collection[int] = (), since: str = "はじめ", bottom: int = 0) -> str:
+    """The whole board: the other player's band, the stage, then ``bottom``'s band below, as that player sees the
+    table (A by default, as the book's examples are told from A; the play page puts the person there).
 
     ``before``: an earlier position of the same game; what changed since is marked, and the legend names that
     position (``since``: はじめ, the example's start; the play page: the player's last decision). ``hidden_hands``: players
     whose hand is drawn as backs and whose life shows as 2.11.1 answers 「ライフは何枚?」 (10枚以上 from ten): an
     observation's opponent."""
     parts, y = [], 2.0
-    for i, player in enumerate((1, 0)):
+    for i, player in enumerate((1 - bottom, bottom)):
         drawing, height = _band(state, player, y, before, player in hidden_hands)
         parts.append(drawing)
         y += height + 6

@@ -209,26 +209,33 @@ class BookBuilder:
         """Write the book to ``target`` (and its ``booklet``); returns where its anchors and bookmarks are."""
         source = self.source
         index_names = [name for name, text in source.chapters if "bp-index-list" in text]
+        if len(index_names) > 1:
+            raise ValueError("the book supports one index")
+        # the chapters after the index (the 奥付) show no page numbers: laid out once, placed after it
+        at = [name for name, _ in source.chapters].index(index_names[0]) if index_names else len(source.chapters)
         plain = [(name, text) for name, text in source.chapters if name not in index_names]
-        if len(index_names) > 1 or (index_names and source.chapters[-1][0] != index_names[0]):
-            raise ValueError("the book supports one index, as its last chapter")
         # longest first, so the workers finish together
         futures = {i: self.part(f"chapter-{name}", source.chapter_html(text, name), URGENT + len(text) / 1e9)
                    for i, (name, text) in enumerate(plain)}
         probe = self.part("front", with_page_numbers(source.front_html(), INTERNAL_LINK, _TOC_REGION, {}, TOC_CSS))
-        chapters = [futures[i].result() for i in range(len(plain))]
+        laid = [futures[i].result() for i in range(len(plain))]
+        chapters, after = laid[:at], laid[at:]
         front_pages = probe.result().info.pages
         # The folio's page i shows only "i": made now, for more pages than the index can add, it is stamped
         # while the index and the contents are rendered (and reused while the count stays in its bracket).
-        known = front_pages + sum(part.info.pages for part in chapters)
+        known = front_pages + sum(part.info.pages for part in laid)
         folio_future = self.part("folio", self.folio_html(-(-(known + FOLIO_SPARE) // 32) * 32))
-        while True:
-            pages: dict[str, int] = {}
-            offset = front_pages
-            for part in chapters:
+
+        def place(parts: list[Part], offset: int, pages: dict[str, int]) -> int:
+            for part in parts:
                 for anchor in part.info.anchors:
                     pages.setdefault(anchor.name, offset + anchor.page + 1)
                 offset += part.info.pages
+            return offset
+
+        while True:
+            pages: dict[str, int] = {}
+            offset = place(chapters, front_pages, pages)
             index_parts = []
             for name in index_names:
                 text = dict(source.chapters)[name]
@@ -236,13 +243,14 @@ class BookBuilder:
                 pages.setdefault(marker, offset + 1)
                 index_parts.append(self.part(f"chapter-{name}", with_page_numbers(
                     source.chapter_html(text), INTERNAL_LINK, _INDEX_LIST, pages, INDEX_CSS)))
+            tail = results(index_parts)
+            place(after, offset + sum(p.info.pages for p in tail), pages)
             front = self.part("front", with_page_numbers(source.front_html(), INTERNAL_LINK, _TOC_REGION, pages,
                                                          TOC_CSS)).result()
             if front.info.pages == front_pages:
                 break
             front_pages = front.info.pages
-        tail = results(index_parts)
-        parts = [front, *chapters, *tail]
+        parts = [front, *chapters, *tail, *after]
         folio = folio_future.result()
         total = sum(p.info.pages for p in parts)
         if folio.info.pages < total:  # a long index (thousands of entries): a folio made for the real count

@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from docutils import nodes
 
+from blackpoker.core.typography import COLON
 from blackpoker.render.actionlist.view import list_pages
 from blackpoker.sphinxext.ruleset import RulesDirective
 
@@ -47,7 +48,7 @@ class DownloadsDirective(RulesDirective):
                 definition = nodes.definition()
                 para = nodes.paragraph()
                 if kind:  # which print this PDF is (A5, two to a sheet, a booklet)
-                    para += nodes.inline(f"{kind}：", f"{kind}：", classes=["bp-download-kind"])
+                    para += nodes.inline(f"{kind}{COLON}", f"{kind}{COLON}", classes=["bp-download-kind"])
                 shown = self.rules.edition.address(path)  # as a reader types it: ids, nothing percent-encoded
                 para += nodes.reference(shown, shown, refuri=path, classes=["bp-download"])
                 definition += para

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from blackpoker.core.field_labels import FRAME_LABELS
 from blackpoker.core.model import Frame, Rules
 from blackpoker.render.figure_svg import (
     FigureError,
@@ -63,7 +64,7 @@ def figure_node(svg: str, caption: str, label: str, document: nodes.document, cl
 
 
 def frame_layout_figure(rules: Rules, frame: Frame, document: nodes.document) -> nodes.figure:
-    caption = f"配置図-{frame.name}"
+    caption = f"{FRAME_LABELS['image']}-{frame.name}"
     return figure_node(layout_svg(rules, frame.zones, caption, _deck(frame)), caption, f"fig-frame-layout-{frame.id}", document,
                        ("bp-figure-frame-layout",))
 
@@ -95,7 +96,7 @@ class FigureDirective(RulesDirective):
                 frame = rules.frame(self.arguments[1])
             except KeyError as exc:
                 raise self.error(str(exc.args[0])) from None
-            caption = self.options.get("caption") or f"配置図-{frame.name}"
+            caption = self.options.get("caption") or f"{FRAME_LABELS['image']}-{frame.name}"
             svg = layout_svg(rules, frame.zones, caption, _deck(frame))
             label = f"fig-frame-layout-{frame.id}"
         else:

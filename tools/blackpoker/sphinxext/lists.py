@@ -263,7 +263,7 @@ class ListDirective(RulesDirective):
         if f.image is not None:  # the edition's own picture of the layout (the official image)
             data = base64.b64encode(f.image.data).decode("ascii")
             figure = nodes.raw("", f'<img class="bp-frame-image" src="data:{f.image.media_type};base64,{data}" '
-                               f'alt="{html.escape(f.name)}の配置図">', format="html")
+                               f'alt="{html.escape(f.name)}の{FRAME["image"]}">', format="html")
         parent: nodes.Node | None = None
         if f.inherits:
             parent = nodes.paragraph()

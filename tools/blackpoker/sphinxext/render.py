@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from docutils import nodes
@@ -37,10 +38,16 @@ def suited(text: str) -> list[nodes.Node]:
     return out
 
 
+def needs_ruby(name: str) -> bool:
+    """A reading helps a reader only over kanji (兵士召喚): over kana (アップ) it spells the name again."""
+    return any(unicodedata.name(c, "").startswith("CJK UNIFIED IDEOGRAPH") for c in name)
+
+
 def ruby(name: str, reading: str) -> list[nodes.Node]:
     """``<ruby>name<rt>reading</rt></ruby>``; the name stays a text node so references and search see it. An
-    entry without a reading (an imported edition's) is its name alone."""
-    if not reading:
+    entry without a reading (an imported edition's), or whose name has no kanji, is its name alone (the reading
+    still finds it in the search and sorts it in the index)."""
+    if not reading or not needs_ruby(name):
         return suited(name)
     return [nodes.raw("", "<ruby>", format="html"), *suited(name),
             nodes.raw("", f"<rt>{html.escape(reading)}</rt></ruby>", format="html")]
@@ -77,16 +84,53 @@ def text_list(block: TextList) -> nodes.Element:
 
 
 LABEL_COLUMN = 7  # characters of a field label that fit the print's label column (print.css: 66.75pt at 9pt)
+SHORT_VALUE = 12  # characters of a plain value that print.css may run on one line with its neighbours (トリガー 直接 スピード 通常)
+LINE_EMS = 36  # ems of a printed entry card's line (A5, 9pt, the card's padding): a run of short fields never wraps
+
+
+def _ems(text: str) -> float:
+    """The printed width of ``text`` in ems: full-width characters one, the others about half."""
+    return sum(1.0 if ord(c) > 0x2E7F else 0.55 for c in text)
+
+
+def short_runs(rows: Sequence[tuple[str, str | None]]) -> list[list[str]]:
+    """The classes of each row (label, plain value or None) that print.css uses to set runs of short fields on one
+    line each: ``bp-short`` on every row of a run, ``bp-short-start`` on the first (its label in the label
+    column), ``bp-short-end`` on the last (the line ends after it). A run ends before a row that would pass the
+    line's width, which stays an ordinary row (two runs never meet); a lone short row is an ordinary row too."""
+    runs: list[list[int]] = []
+    width = 0.0
+    for i, (label, value) in enumerate(rows):
+        if value is None or len(value) > SHORT_VALUE or len(label) > LABEL_COLUMN:
+            runs.append([])
+            continue
+        cost = _ems(label) + 0.4 + _ems(value) + 1.4
+        if runs and runs[-1] and width + cost <= LINE_EMS:
+            runs[-1].append(i)
+            width += cost
+        elif runs and runs[-1]:  # the line is full: this row stands alone, a run may start after it
+            runs.append([])
+        else:
+            runs.append([i])
+            width = LABEL_COLUMN + 1 + _ems(value) + 1.4
+    classes: list[list[str]] = [[] for _ in rows]
+    for run in (r for r in runs if len(r) > 1):
+        for i in run:
+            classes[i].append("bp-short")
+        classes[run[0]].append("bp-short-start")
+        classes[run[-1]].append("bp-short-end")
+    return classes
 
 
 def field_list(rows: Iterable[tuple[str, Field]]) -> nodes.field_list:
     """A field list of (label, body); rows whose body is None or empty are left out, as the rules do."""
     fl = nodes.field_list(classes=["bp-fields"])
-    for label, body in rows:
-        if body is None or body == [] or body == "":
-            continue
+    kept = [(label, body) for label, body in rows if not (body is None or body == [] or body == "")]
+    runs = short_runs([(label, body if isinstance(body, str) else None) for label, body in kept])
+    for (label, body), run in zip(kept, runs, strict=True):
         # a label longer than the print's label column (7 characters) takes two lines: its value keeps the room
         field = nodes.field(classes=["bp-long-label"] if len(label) > LABEL_COLUMN else [])
+        field["classes"].extend(run)
         field += nodes.field_name(label, label)
         fb = nodes.field_body()
         if isinstance(body, str):

@@ -84,11 +84,14 @@ class ISMCTSPolicy:
 
     name = "ismcts"
 
-    def __init__(self, rules: Rules, seed: int = 0, simulations: int = 32, milliseconds: float | None = None,
+    def __init__(self, rules: Rules, seed: int = 0, simulations: int | None = 32, milliseconds: float | None = None,
                  rollout_depth: int = 120, tree_depth: int = 12, exploration: float = 0.7,
                  rollout: str = "greedy", width: int = 4) -> None:
+        if simulations is None and milliseconds is None:
+            raise ValueError("an ISMCTS budget needs simulations, milliseconds or both")
         self.rules = rules
         self.rng = random.Random(seed)
+        # at most ``simulations`` per decision (None: no count), and none started after ``milliseconds``
         self.simulations, self.milliseconds = simulations, milliseconds
         self.rollout_depth, self.tree_depth, self.exploration = rollout_depth, tree_depth, exploration
         self.turn = 0
@@ -111,7 +114,8 @@ class ISMCTSPolicy:
         nodes: dict[object, Node] = {observation.key(): root}
         deadline = None if self.milliseconds is None else time.perf_counter() + self.milliseconds / 1000
         done = 0
-        while done < self.simulations if deadline is None else time.perf_counter() < deadline:
+        while ((self.simulations is None or done < self.simulations)
+               and (deadline is None or time.perf_counter() < deadline)):
             done += 1
             state = determinize(observation, self.rules, self.rng, options)
             try:

@@ -1,0 +1,39 @@
+"""The run's one full build of definitions/ (the session fixture ``built_site`` in conftest.py), and how a test takes
+a copy it may change: the build mechanics tests start from it instead of building the same site again."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from blackpoker.core.paths import DEFINITIONS
+from blackpoker.pipeline.build import CACHE, build
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    """A cold build of definitions/ (every step, the editions of editions/ in their folders): the site, with the
+    build's cache beside it, and what the build said."""
+
+    site: Path
+    lines: tuple[str, ...]
+
+
+def build_site(folder: Path) -> BuiltSite:
+    lines: list[str] = []
+    build(DEFINITIONS, folder / "site", progress=lines.append)
+    return BuiltSite(folder / "site", tuple(lines))
+
+
+def copy_cache(built: BuiltSite, cache: Path) -> None:
+    """The step and part cache of the shared build into ``cache``: a build that uses it reuses every step whose
+    inputs are unchanged (keys hold no absolute path). The Sphinx environments stay: each belongs to one output
+    folder."""
+    shutil.copytree(built.site.parent / CACHE, cache, ignore=shutil.ignore_patterns("work"))
+
+
+def copy_site(built: BuiltSite, out: Path) -> None:
+    """The shared site into ``out`` and its cache beside it, as if a build of ``out`` had made them."""
+    shutil.copytree(built.site, out, symlinks=True)
+    copy_cache(built, out.parent / CACHE)
