@@ -119,3 +119,28 @@ def test_every_reader_shares_the_rule(tmp_path: Path, kind: str) -> None:
     path.write_text(f"title: {HOSTILE[kind]}\nlist:\n  - {{{HOSTILE[kind]}: 1}}\n", encoding="utf-8")
     src, problems = parse_yaml(path, "x.yaml")
     assert src is not None and [(p.line, p.path) for p in problems] == [(1, ("title",)), (3, ("list", 0))]
+
+
+@pytest.mark.build
+def test_the_book_pdfs_title_is_the_edition_as_written(tmp_path: Path) -> None:
+    """Sphinx strips tags from the single page's title (``title|striptags``, the raw ``html_title``): an edition
+    whose text looks like markup lost it in the book PDF's /Title (issue 25, item 14)."""
+    import io
+
+    from pypdf import PdfReader
+
+    from blackpoker.core.paths import SOURCE
+    from blackpoker.pipeline.rulebook import sphinx_job
+    from blackpoker.render.book import split_single_page
+    from blackpoker.render.pdfparts import layout
+
+    title, edition = "BlackPoker <b>公式</b> &amp; ルール", "第<i>8.1</i>版 &lt;x&gt;"
+    defs = _defs(tmp_path, "  title: BlackPoker 公式ルール", f"  title: '{title}'", "ruleset.yaml")
+    _defs(tmp_path, "  edition: 第8.1版", f"  edition: '{edition}'", "ruleset.yaml")
+    work = tmp_path / "work"
+    sphinx_job("singlehtml", defs, SOURCE, work, None)
+    single = work / "single" / "index.html"
+    front = split_single_page(single.read_text(encoding="utf-8")).front_html()
+    pdf = layout(front, single.parent.resolve().as_uri() + "/").write_pdf()
+    metadata = PdfReader(io.BytesIO(pdf)).metadata
+    assert metadata is not None and metadata.title == f"{title} {edition}"

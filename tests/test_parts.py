@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -94,3 +95,39 @@ def test_cache_keeps_only_what_is_retained(tmp_path: Path) -> None:
     assert cache.keys() == {key}
     got = cache.get(key)
     assert got is not None and got.info == kept.info
+
+
+def test_weasyprint_is_never_used_from_two_threads_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In one process (the Inline runner, a list per thread) concurrent layouts corrupted Pango's state ("GLib:
+    corrupted double-linked list"), and a long entry's pieces came out elsewhere than measured (issue 25, item 5):
+    every layout and write holds one lock."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from weasyprint import HTML
+    from weasyprint.document import Document
+
+    inside, most = 0, 0
+    guard = threading.Lock()
+
+    def counted(original: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            nonlocal inside, most
+            with guard:
+                inside += 1
+                most = max(most, inside)
+            try:
+                time.sleep(0.05)  # long enough for the other threads to come in, were they let in
+                return original(*args, **kwargs)
+            finally:
+                with guard:
+                    inside -= 1
+        return run
+
+    monkeypatch.setattr(HTML, "render", counted(HTML.render))
+    monkeypatch.setattr(Document, "write_pdf", counted(Document.write_pdf))
+    with ThreadPoolExecutor(4) as threads:
+        parts = list(threads.map(lambda n: render_part(_doc(f"<p>{n}</p>" * 30), "file:///"), range(8)))
+    assert most == 1
+    assert all(info.pages == parts[0][1].pages for _, info in parts)

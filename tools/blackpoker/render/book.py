@@ -23,6 +23,7 @@ from pathlib import Path
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.infra.jobs import URGENT, Runner, done, results
 from blackpoker.render.pdfparts import (
+    ENGINE_LOCK,
     Part,
     PartCache,
     PartInfo,
@@ -276,4 +277,6 @@ def render_pdf(html: Path, pdf: Path) -> None:
     """WeasyPrint the single page as one document (the reference the chapter-by-chapter book must match)."""
     base = html.parent.resolve().as_uri() + "/"
     text = html.read_text(encoding="utf-8")
-    write_atomic(pdf, relative_links(layout(text, base).write_pdf(), base, site_of(text)))
+    with ENGINE_LOCK:
+        data = layout(text, base).write_pdf()
+    write_atomic(pdf, relative_links(data, base, site_of(text)))

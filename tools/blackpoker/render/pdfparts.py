@@ -21,6 +21,7 @@ import hashlib
 import io
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -251,6 +252,11 @@ def quiet_weasyprint() -> None:
 
 
 _FONTS: list[object] = []
+# WeasyPrint (Pango, GLib and the one font configuration below) is not safe to use from two threads at once: in
+# one process (the Inline runner, whose callers render a list per thread) concurrent layouts corrupted Pango's
+# state ("corrupted double-linked list") and laid out an entry's pieces elsewhere than measured. Every use of
+# the engine holds this lock; worker processes each hold their own.
+ENGINE_LOCK = threading.RLock()
 
 
 def _font_config() -> object:
@@ -265,16 +271,20 @@ def _font_config() -> object:
 def render_part(html: str, base_url: str, *, pieces: bool = False) -> tuple[bytes, PartInfo]:
     """Lay out and write one part (runs in a worker process); ``pieces``: see :func:`part_info`."""
     html, stand_ins = with_stand_ins(html)
-    document = layout(html, base_url)
-    return document.write_pdf(), part_info(document, stand_ins, pieces=pieces)
+    with ENGINE_LOCK:
+        document = layout(html, base_url)
+        return document.write_pdf(), part_info(document, stand_ins, pieces=pieces)
 
 
 def layout(html: str, base_url: str) -> Document:
-    """Lay out without writing; WeasyPrint reads only what :func:`local_fetcher` allows."""
+    """Lay out without writing; WeasyPrint reads only what :func:`local_fetcher` allows. A caller that goes on to
+    write the document (``write_pdf``) holds :data:`ENGINE_LOCK` around both."""
     quiet_weasyprint()
     from weasyprint import HTML
 
-    return HTML(string=html, base_url=base_url, url_fetcher=local_fetcher(base_url)).render(font_config=_font_config())
+    with ENGINE_LOCK:
+        return HTML(string=html, base_url=base_url, url_fetcher=local_fetcher(base_url)).render(
+            font_config=_font_config())
 
 
 def local_fetcher(base_url: str) -> Any:

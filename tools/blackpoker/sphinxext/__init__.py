@@ -80,6 +80,10 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     for name in ("docstitle", "shorttitle", "project"):
         if isinstance(context.get(name), str):
             context[name] = Markup.escape(context[name])
+    # The single page's title is the raw html_title, which the theme prints as ``title|striptags|e``: text that
+    # looks like a tag or an entity would be stripped or decoded (and the book PDF's /Title comes from it).
+    if app.builder.name == "singlehtml" and isinstance(context.get("title"), str):
+        context["title"] = Markup.escape(context["title"])
     if ed.site:  # the printed book links to the site's other files at their published address (render/book.py)
         context["metatags"] = Markup(context.get("metatags", "")) + Markup('<meta name="bp-site" content="{}">').format(ed.site)
     context["bp_edition"] = {"title": ed.title, "subtitle": ed.subtitle, "edition": ed.edition,

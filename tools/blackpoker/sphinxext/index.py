@@ -83,27 +83,37 @@ class IndexDirective(RulesDirective):
                 continue
             head = nodes.rubric(g, g, classes=["bp-index-group"], ids=[f"idx-{g}"])
             box += head
-            # Two lists side by side, the first half and the second, read column by column. Not CSS columns:
-            # balancing them makes WeasyPrint lay the index out over and over (a second per build).
-            items = groups[g]
-            half = -(-len(items) // 2)
-            columns = nodes.container(classes=["bp-index-columns"])
-            for part in (items[:half], items[half:]):
-                lst = nodes.bullet_list(classes=["bp-index-list"])
-                for e in part:
-                    li = nodes.list_item()
-                    p = nodes.paragraph()
-                    link = r.ref(e.label, e.term)
-                    p += link
-                    if e.kind:  # apart from the name, in words too (「裏切札（切札）」, not 「裏切札切札」)
-                        p += nodes.Text(" ")
-                        p += nodes.inline(e.kind, f"（{e.kind}）", classes=["bp-index-kind"])
-                    li += p
-                    lst += li
-                if part:
-                    columns += lst
-            box += columns
+            box += index_group(groups[g])
         return [box]
+
+
+# A group with more entries than this flows in two CSS columns: two floats side by side that go on over pages
+# cost WeasyPrint time growing with the square of their length (each page lays the rest of the float out again:
+# 960 entries of one kana took 49 s against 18 s in columns). The printed book's groups are far smaller (29 at
+# most) and keep their floats: balancing columns makes WeasyPrint lay a short index out over and over.
+FLOW_OVER = 80
+
+
+def index_group(items: list[IndexEntry]) -> nodes.container:
+    """One kana's entries: two lists side by side, the first half and the second, read column by column; a long
+    group (over FLOW_OVER) one list that the print stylesheet flows in two columns, page by page."""
+    half = -(-len(items) // 2)
+    parts = [items] if len(items) > FLOW_OVER else [items[:half], items[half:]]
+    columns = nodes.container(classes=["bp-index-columns", *(["bp-index-flow"] if len(parts) == 1 else [])])
+    for part in parts:
+        lst = nodes.bullet_list(classes=["bp-index-list"])
+        for e in part:
+            li = nodes.list_item()
+            p = nodes.paragraph()
+            p += r.ref(e.label, e.term)
+            if e.kind:  # apart from the name, in words too (「裏切札（切札）」, not 「裏切札切札」)
+                p += nodes.Text(" ")
+                p += nodes.inline(e.kind, f"（{e.kind}）", classes=["bp-index-kind"])
+            li += p
+            lst += li
+        if part:
+            columns += lst
+    return columns
 
 
 def add_term_entries(app: Any, doctree: nodes.document) -> None:
