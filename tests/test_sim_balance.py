@@ -208,7 +208,7 @@ def test_cli_balance_writes_the_report(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["actions.csv", "games.csv", "report.html", "study.json"]
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
-    for heading in ("先攻・後攻の勝率", "ゲームの長さ", "アクション:マスター + エクストラ", "切札と勝率", "貪欲法"):
+    for heading in ("先攻・後攻の勝率", "ゲームの長さ", "アクション: マスター + エクストラ", "切札と勝率", "貪欲法"):
         assert heading in html
     assert html.count("<svg") >= 5
     assert "<script" not in html and "<link" not in html and "src=" not in html and "url(http" not in html

@@ -77,7 +77,7 @@ def html(summary: dict[str, Any], meta: dict[str, Any]) -> str:
                          for r in regs]))
     parts.append(f"<figure>{plots.lengths(regs)}</figure>")
     for r in regs:
-        parts.append(f"<h2>アクション:{escape(r['name'])}</h2>")
+        parts.append(f"<h2>アクション: {escape(r['name'])}</h2>")
         parts.append("<p class=note>関連は因果ではありません: そのアクションをリクエスト(または解決)したプレイヤーの勝率と、"
                      "しなかったプレイヤーの勝率の差です。</p>")
         parts.append(_table(["アクション", "リクエスト", "解決", "無効", "使用率", "使用時の勝率(95%区間)", "不使用時の勝率", "関連"],
@@ -93,7 +93,7 @@ def html(summary: dict[str, Any], meta: dict[str, Any]) -> str:
         if rows:
             parts.append(f"<figure>{plots.association(rows, '使用時の勝率 − 不使用時の勝率')}</figure>")
         if r["trumps"]:
-            parts.append(f"<h2>切札と勝率:{escape(r['name'])}</h2>")
+            parts.append(f"<h2>切札と勝率: {escape(r['name'])}</h2>")
             parts.append(_table(["切札", "持ったプレイヤー", "持った時の勝率(95%区間)", "持たない時の勝率", "関連"],
                                 [[t["name"], t["held"], _pct(t["win_when_held"]), _pct(t["win_when_not_held"]),
                                   "—" if t["association"] is None else f"{t['association'] * 100:+.1f}pt"]
