@@ -7,6 +7,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.build import CACHE, build
 
@@ -37,3 +39,10 @@ def copy_site(built: BuiltSite, out: Path) -> None:
     """The shared site into ``out`` and its cache beside it, as if a build of ``out`` had made them."""
     shutil.copytree(built.site, out, symlinks=True)
     copy_cache(built, out.parent / CACHE)
+
+
+def keep_the_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a test that moves HOME: the play page's Pyodide runtime is named where it is (``BLACKPOKER_PYODIDE``),
+    since a build without it stops (the runtime lives in the user's cache, under the real home)."""
+    from blackpoker.pipeline.pyodide import RUNTIME_VARIABLE, runtime
+    monkeypatch.setenv(RUNTIME_VARIABLE, str(runtime().folder))

@@ -17,6 +17,7 @@ from blackpoker.core.paths import DEFINITIONS, ROOT
 from blackpoker.infra.fsutil import remove_tree
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import MARKER, BuildError, OutputRefused, Step, build
+from sites import keep_the_runtime
 
 
 def _names(definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -153,6 +154,7 @@ def test_the_build_replaces_only_a_folder_it_made(defs: Path, tmp_path: Path, mo
     monkeypatch.chdir(work / "sub")
     home = tmp_path / "home"
     (home / "x").mkdir(parents=True)
+    keep_the_runtime(monkeypatch)  # the play page's Pyodide stays where make fetched it, under the real home
     monkeypatch.setenv("HOME", str(home))
     for out, reason in ((mine, "not a site made by blackpoker build"), (defs, "the definitions"),
                         (defs.parent, "the definitions"), (work / "sub", "the current folder"),

@@ -14,6 +14,7 @@ import pytest
 
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import _remove_leftovers
+from sites import keep_the_runtime
 
 ALIENS = (".bashrc.old", ".project.staging", ".config.build-2024", ".other.build-abcd1234", ".site.build-2024",
           ".site.export", ".site.old.keep")
@@ -171,6 +172,7 @@ def test_the_cache_beside_an_output_in_the_home_folder_is_the_toolkits_own(
     _one_step(monkeypatch)
     home = tmp_path / "home"
     home.mkdir()
+    keep_the_runtime(monkeypatch)  # the play page's Pyodide stays where make fetched it, under the real home
     monkeypatch.setenv("HOME", str(home))
     build(DEFINITIONS, Path("~/site").expanduser(), progress=lambda _: None, jobs=1)
     assert (home / "site" / "blackpoker-rules.json").is_file()
