@@ -244,3 +244,20 @@ def test_a_book_whose_index_outgrows_the_early_folio_is_still_joined(
     builder = book.BookBuilder(work / "single" / "index.html", Inline(), PartCache(tmp_path / "parts"))
     builder.build(tmp_path / "book.pdf")
     assert len(PdfReader(tmp_path / "book.pdf").pages) == len(PdfReader(site / "blackpoker.pdf").pages)
+
+
+def test_a_key_is_the_same_wherever_the_definitions_are(tmp_path: Path) -> None:
+    """The same files give the same cache key whether the definitions sort before or after the toolkit's code:
+    a copy of the definitions in /tmp/pytest-… beside a toolkit in /tmp/cirun/… took every step of its second
+    edition as changed (the files were hashed in the order of their absolute paths)."""
+    from blackpoker.infra.cache import fingerprint
+    code = tmp_path / "m-toolkit" / "tools"
+    code.mkdir(parents=True)
+    (code / "step.py").write_text("STEP = 1\n", encoding="utf-8")
+    keys = []
+    for place in ("a-before", "z-after"):
+        definitions = tmp_path / place / "definitions"
+        definitions.mkdir(parents=True)
+        (definitions / "actions.yaml").write_text("actions: []\n", encoding="utf-8")
+        keys.append(fingerprint([definitions / "actions.yaml", code], "export"))
+    assert keys[0] == keys[1]

@@ -33,18 +33,22 @@ def fingerprint(roots: Iterable[Path], *extra: str, suffixes: tuple[str, ...] | 
     digest = hashlib.sha256()
     for value in extra:
         digest.update(value.encode("utf-8") + b"\0")
-    for root in sorted(roots):
+    # in the order of the names hashed, not of the absolute paths: the same files give the same key wherever the
+    # definitions are (a copy beside the toolkit or in /tmp would otherwise order them before or after its code)
+    entries: list[tuple[str, bytes]] = []
+    for root in roots:
         files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
         for path in files:
             if "__pycache__" in path.parts or (suffixes and path.suffix not in suffixes) or path.suffix in skip_suffixes:
                 continue
-            digest.update(str(path.relative_to(root.parent)).encode("utf-8") + b"\0")
             info = path.stat()
             if max_bytes is not None and info.st_size > max_bytes:
-                digest.update(f"{info.st_size} {info.st_mtime_ns}".encode())
+                content = f"{info.st_size} {info.st_mtime_ns}".encode()
             else:
-                digest.update(bytes.fromhex(file_digest(path)))
-            digest.update(b"\0")
+                content = bytes.fromhex(file_digest(path))
+            entries.append((str(path.relative_to(root.parent)), content))
+    for name, content in sorted(entries):
+        digest.update(name.encode("utf-8") + b"\0" + content + b"\0")
     return digest.hexdigest()
 
 
