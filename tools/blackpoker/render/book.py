@@ -16,12 +16,23 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.infra.jobs import URGENT, Runner, done, results
+from blackpoker.render.bookruns import (
+    RUN_BYTES,
+    NoCut,
+    entries_of,
+    long_enough,
+    next_entry,
+    render_run,
+    run_end,
+    run_html,
+    without_marks,
+)
 from blackpoker.render.pdfparts import (
     ENGINE_LOCK,
     Part,
@@ -73,10 +84,11 @@ class BookSource:
             raise ValueError("the single page has no print cover and contents")
         return self.before[:front.end()] + self.after  # the parser ignores the then unmatched end tags
 
-    def chapter_html(self, chapter: str, name: str = "") -> str:
-        """A chapter alone, inside the same wrappers (the print CSS selects on them), without cover and contents."""
+    def chapter_html(self, chapter: str, name: str = "", running: str | None = None) -> str:
+        """A chapter alone, inside the same wrappers (the print CSS selects on them), without cover and contents;
+        ``running``: the running head of a piece that goes on a chapter (default: the piece's, from ``heads``)."""
         head = _FRONT.sub("", self.before, count=1)
-        running = dict(self.heads).get(name)
+        running = dict(self.heads).get(name) if running is None else running
         right = css_string(running) if running is not None else "string(chapter)"
         css = (f"@page {{ @top-left {{ content: {css_string(self.title)}; }} @bottom-center {{ content: none; }}"
                + (f" @top-right {{ content: {right}; }}" if running is not None else "") + " }"
@@ -185,11 +197,19 @@ def _render(html: str, base_url: str, cache_dir: str, key: str, site: str | None
     return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url, site), info)
 
 
-class BookBuilder:
-    """Renders the book's parts through a runner (cached by content) and joins them."""
+def _render_run(html: str, base_url: str, cache_dir: str, key: str, site: str | None, first: int,
+                cuttable: frozenset[int], last: bool) -> Part:
+    """Lay out a run of a long piece and keep its pages in the cache (in a worker)."""
+    data, info = render_run(html, base_url, first, cuttable, last)
+    return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url, site), info)
 
-    def __init__(self, single: Path, runner: Runner, cache: PartCache) -> None:
-        self.single, self.runner, self.cache = single, runner, cache
+
+class BookBuilder:
+    """Renders the book's parts through a runner (cached by content) and joins them; a piece of a chapter longer
+    than ``run_bytes`` is laid out in runs of its entries (bookruns)."""
+
+    def __init__(self, single: Path, runner: Runner, cache: PartCache, run_bytes: int = RUN_BYTES) -> None:
+        self.single, self.runner, self.cache, self.run_bytes = single, runner, cache, run_bytes
         self.base_url = single.parent.resolve().as_uri() + "/"
         self.source = split_single_page(single.read_text(encoding="utf-8"))
         styles = sorted(set(STYLESHEET.findall(self.source.before)))
@@ -214,16 +234,26 @@ class BookBuilder:
         # the chapters after the index (the 奥付) show no page numbers: laid out once, placed after it
         at = [name for name, _ in source.chapters].index(index_names[0]) if index_names else len(source.chapters)
         plain = [(name, text) for name, text in source.chapters if name not in index_names]
-        # longest first, so the workers finish together
-        futures = {i: self.part(f"chapter-{name}", source.chapter_html(text, name), URGENT + len(text) / 1e9)
-                   for i, (name, text) in enumerate(plain)}
-        probe = self.part("front", with_page_numbers(source.front_html(), INTERNAL_LINK, _TOC_REGION, {}, TOC_CSS))
-        laid = [futures[i].result() for i in range(len(plain))]
-        chapters, after = laid[:at], laid[at:]
+        # a piece too long to lay out at once goes in runs, one after the other (a thread each), the others at once
+        long = [i for i, (_, text) in enumerate(plain) if long_enough(text, self.run_bytes)]
+        threads = ThreadPoolExecutor(max_workers=len(long), thread_name_prefix="bp-book-runs") if long else None
+        try:
+            chains = {i: threads.submit(self.runs, *plain[i]) for i in long} if threads is not None else {}
+            # longest first, so the workers finish together
+            futures = {i: self.part(f"chapter-{name}", source.chapter_html(text, name), URGENT + len(text) / 1e9)
+                       for i, (name, text) in enumerate(plain) if i not in chains}
+            probe = self.part("front", with_page_numbers(source.front_html(), INTERNAL_LINK, _TOC_REGION, {},
+                                                         TOC_CSS))
+            laid = [chains[i].result() if i in chains else [futures[i].result()] for i in range(len(plain))]
+        finally:
+            if threads is not None:
+                threads.shutdown(cancel_futures=True)
+        chapters = [part for parts in laid[:at] for part in parts]
+        after = [part for parts in laid[at:] for part in parts]
         front_pages = probe.result().info.pages
         # The folio's page i shows only "i": made now, for more pages than the index can add, it is stamped
         # while the index and the contents are rendered (and reused while the count stays in its bracket).
-        known = front_pages + sum(part.info.pages for part in laid)
+        known = front_pages + sum(part.info.pages for part in chapters + after)
         folio_future = self.part("folio", self.folio_html(-(-(known + FOLIO_SPARE) // 32) * 32))
 
         def place(parts: list[Part], offset: int, pages: dict[str, int]) -> int:
@@ -258,6 +288,35 @@ class BookBuilder:
         joined: PartInfo = self.runner.submit(join_book, parts, target, folio, front.info.pages, booklet,
                                               priority=URGENT).result()
         return joined
+
+    def runs(self, name: str, text: str) -> list[Part]:
+        """A long chapter piece laid out in runs of its entries (see bookruns), each after the one before."""
+        entries = entries_of(text)
+        running = dict(self.source.heads).get(name) or running_head(text)
+        parts: list[Part] = []
+        first, limit = 0, self.run_bytes
+        while True:
+            stop = run_end(entries, first, limit)
+            reopen = open_elements(text[:entries.spans[first][0]]) if first else ""
+            html = self.source.chapter_html(run_html(text, entries, first, stop, reopen), name,
+                                            running if first else None)
+            cuttable = frozenset(i for i in range(first, len(entries.spans) if stop is None else stop)
+                                 if entries.cuttable[i])
+            key = part_key(f"chapter-{name}@{first}", html, self.salt, str(stop is None))
+            part = self.cache.get(key)
+            try:
+                if part is None:
+                    part = self.runner.submit(_render_run, html, self.base_url, str(self.cache.dir), key, self.site,
+                                              first, cuttable, stop is None, priority=URGENT + 0.5,
+                                              then=URGENT).result()
+            except NoCut:  # no page of it starts with an entry (entries longer than pages): a longer run
+                limit *= 2
+                continue
+            self.used.append(key)
+            parts.append(without_marks(part))
+            if stop is None:
+                return parts
+            first, limit = next_entry(part), self.run_bytes
 
     def folio_html(self, pages: int) -> str:
         """Empty pages with only their numbers, laid out by the book's own stylesheets."""
