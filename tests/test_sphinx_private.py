@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 import sphinx
+from sphinx.builders import Builder
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.builders.singlehtml import SingleFileHTMLBuilder
 from sphinx.domains.std import StandardDomain
 from sphinx.environment import BuildEnvironment
 from sphinx.search import IndexBuilder
+from sphinx.util.nodes import inline_all_toctrees
 from sphinx.writers.html5 import HTML5Translator
 
 from blackpoker import sphinx_private
@@ -146,3 +148,17 @@ def test_sphinx_s_search_page_still_has_what_bp_search_js_wraps() -> None:
     wrapper = (PACKAGE.parents[1] / "source" / "_static" / "bp-search.js").read_text(encoding="utf-8")
     for part in ("Search.htmlToText", "splitQuery", "Search._performSearch", "Search._index.terms"):
         assert part in wrapper  # what this canary guards is what the wrapper uses
+
+
+def test_the_single_page_still_assembles_from_pickles_beside_the_kept_doctrees() -> None:
+    message = "Sphinx keeps its doctrees otherwise: update sphinx_private.release_read_doctrees / release_assembled_sources"
+    init = _source(BuildEnvironment.__init__)
+    assert "self._write_doc_doctree_cache:" in init and "self._pickled_doctree_cache:" in init, message
+    assert "self._pickled_doctree_cache[docname]" in _source(BuildEnvironment.get_doctree), message
+    assemble = _source(SingleFileHTMLBuilder.assemble_doctree)
+    assert "self.env.get_doctree(master)" in assemble and "_write_doc_doctree_cache" not in assemble, message
+    assert "builder.env.get_doctree(includefile)" in _source(inline_all_toctrees), message
+    assert "'env-updated'" in _source(Builder.read), message
+    assert "tree = tree.deepcopy()" in _source(inline_all_toctrees), message
+    assert "self.assemble_doctree()" in _source(SingleFileHTMLBuilder.write_documents), message
+    assert "'write-started'" in _source(Builder.write), message

@@ -15,6 +15,11 @@ holds a canary for each part, which fails with a message naming it when Sphinx c
   read and when (``all_docs``), each one's dependencies, and what one page shows of the others (titles, contents,
   numbers, labels); and the extension's own records kept on the environment (pickled with it).
 * The HTML builder's ``search`` switch, which the single page turns off.
+* The doctrees Sphinx keeps in memory (``env._write_doc_doctree_cache``: every document as read, for the writer;
+  ``env._pickled_doctree_cache``: every pickle loaded). The single page assembles its own copy of every document,
+  so at scale (thousands of entries) those caches doubled its memory: :func:`release_read_doctrees` and
+  :func:`release_assembled_sources` drop them when the single page no longer needs them; and it copies every
+  document it loads to assemble the page, which :func:`assemble_without_copies` spares.
 * ``_static/translations.js``: Sphinx copies its catalogue for the page scripts as
   ``Documentation.addTranslations({...});``; the messages its Japanese catalogue leaves empty are filled in.
 * The message catalogue: compiled with Babel, which Sphinx itself uses for its catalogues.
@@ -150,6 +155,43 @@ def shared_state(env: BuildEnvironment) -> list[str]:
 def skip_search_index(builder: Builder) -> None:
     """No search index from this builder (the HTML builders' ``search`` switch)."""
     builder.search = False  # type: ignore[attr-defined]  # only the HTML builders have `search`
+
+
+# --- the single page's memory --------------------------------------------------------------------------
+
+
+def release_read_doctrees(app: Sphinx, *_: Any) -> None:
+    """``env-updated`` (the single page only): the documents as read are never written one by one (the single
+    page assembles fresh copies from the pickles), so the environment need not keep them while it numbers the
+    figures (which loads every document once more) and assembles the page."""
+    if app.builder.name == "singlehtml":
+        app.env._write_doc_doctree_cache.clear()
+
+
+def assemble_without_copies(app: Sphinx, *_: Any) -> None:
+    """``write-started`` (the single page only): Sphinx assembles the page from documents it loads from their
+    pickles and copies each (``inline_all_toctrees``: ``tree = tree.deepcopy()``) before throwing the loaded one
+    away; until the page is resolved, a loaded document is its own copy, so the biggest one is never held twice."""
+    if app.builder.name != "singlehtml":
+        return
+    env = app.env
+    read = env.get_doctree
+
+    def get_doctree(docname: str) -> nodes.document:
+        tree = read(docname)
+        tree.deepcopy = lambda: tree  # type: ignore[method-assign]  # a fresh tree nobody else holds
+        return tree
+
+    env.get_doctree = get_doctree  # type: ignore[method-assign]  # an instance attribute shadows the method
+
+
+def release_assembled_sources(app: Sphinx, *_: Any) -> None:
+    """``doctree-resolved`` (the single page only): its one document is assembled and resolved; neither the
+    pickles it was assembled from nor the doctrees the {numref} lookups shared are read again."""
+    if app.builder.name == "singlehtml":
+        app.env.__dict__.pop("get_doctree", None)  # assemble_without_copies's (a {numref} lookup may have taken it)
+        app.env._pickled_doctree_cache.clear()
+        app.builder.__dict__.pop("_bp_numref_doctrees", None)
 
 
 # --- translations.js -----------------------------------------------------------------------------------

@@ -25,11 +25,14 @@ from blackpoker.core.paths import DEFINITIONS, SCENARIOS
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.render import fonts
 from blackpoker.sphinx_private import (
+    assemble_without_copies,
     document_inputs,
     documents_read,
     kept,
     kept_or_none,
     numref_domain,
+    release_assembled_sources,
+    release_read_doctrees,
     restore_index_entries,
     shared_state,
     skip_search_index,
@@ -207,6 +210,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", _remember_inputs)
     app.connect("doctree-read", index.add_term_entries)
     app.connect("env-updated", restore_index_entries)
+    app.connect("env-updated", release_read_doctrees)
+    app.connect("write-started", assemble_without_copies)
+    app.connect("doctree-resolved", release_assembled_sources)
     app.connect("env-purge-doc", _purge_doc)
     app.connect("env-merge-info", _merge_info)
     app.connect("env-get-outdated", _changed_inputs)
