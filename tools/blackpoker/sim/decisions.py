@@ -1,7 +1,6 @@
 """The decisions a player makes (OpenSpiel's actions): request an action, pass, or answer an effect's question.
 
-Records with a written ``__init__``, as in ``state.py`` (and checked by the same test): the compiled simulator
-makes one per step."""
+The records write out their ``__init__`` (one is made per step; see :mod:`blackpoker.core.frozen`)."""
 
 from __future__ import annotations
 
