@@ -40,7 +40,7 @@ class RequestAction(Frozen):
 class Choose(Frozen):
     """An answer to a question an effect asks while it resolves (ドローの2枚目, ヒット/スタンド, …)."""
 
-    option: Any  # any value an effect offers (Any, not object: mypyc cannot compile a dataclass field typed object)
+    option: Any  # any value an effect offers (Any: a compiled dataclass with a field typed object fails at import, KeyError 'object')
 
     def __init__(self, option: Any) -> None:
         object.__setattr__(self, "option", option)
