@@ -89,3 +89,49 @@ def test_numref_reads_each_target_doctree_once(tmp_path: Path, monkeypatch: pyte
     shared = _count_reads(tmp_path / "shared", monkeypatch, use_domain=True)
     assert plain >= REFERENCES  # Sphinx's own way: once per reference (so the test measures something)
     assert shared <= plain - REFERENCES + 1
+
+
+SINGLE_CONF = """
+from blackpoker import sphinx_private
+numfig = True
+extensions = []
+KEPT = {}
+def _probe(app, exc):
+    KEPT["read"] = len(app.env._write_doc_doctree_cache)
+    KEPT["pickled"] = sorted(app.env._pickled_doctree_cache)
+    KEPT["shadowed"] = "get_doctree" in app.env.__dict__
+def setup(app):
+    if RELEASE:
+        app.add_domain(sphinx_private.numref_domain(), override=True)
+        app.connect("env-updated", sphinx_private.release_read_doctrees)
+        app.connect("write-started", sphinx_private.assemble_without_copies)
+        app.connect("doctree-resolved", sphinx_private.release_assembled_sources)
+    app.connect("build-finished", _probe)
+"""
+
+
+def _single_page(tmp_path: Path, release: bool) -> tuple[str, dict[str, Any]]:
+    src = tmp_path / "src"
+    src.mkdir(parents=True)
+    (src / "conf.py").write_text(f"RELEASE = {release}\n" + SINGLE_CONF, encoding="utf-8")
+    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   a\n   b\n", encoding="utf-8")
+    (src / "a.rst").write_text("A\n=\n\n.. _fig-a:\n\n.. figure:: missing.png\n\n   Caption\n\n"
+                               + "\n\n".join(f"Paragraph {i} of *a*." for i in range(50)) + "\n", encoding="utf-8")
+    (src / "b.rst").write_text("B\n=\n\nSee :numref:`fig-a` and :ref:`fig-a`.\n", encoding="utf-8")
+    with docutils_namespace():
+        app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"), "singlehtml",
+                     status=None, warning=None, freshenv=True)
+        app.build()
+        kept: dict[str, Any] = dict(app.config._raw_config["KEPT"])
+    return (tmp_path / "out" / "index.html").read_text(encoding="utf-8"), kept
+
+
+def test_the_single_page_keeps_no_document_twice_and_is_the_same_page(tmp_path: Path) -> None:
+    """Issue 25, item 10: at scale Sphinx held every document as read, its pickle and a copy of each while it
+    assembled the single page; the page is the same without them."""
+    plain, kept_plain = _single_page(tmp_path / "plain", release=False)
+    page, kept = _single_page(tmp_path / "released", release=True)
+    assert kept_plain["read"] == 3 and kept_plain["pickled"] == ["a", "b", "index"]  # Sphinx's own way (the test measures something)
+    # only the root document is loaded again afterwards (the page's own navigation), not the chapters
+    assert kept == {"read": 0, "pickled": ["index"], "shadowed": False}
+    assert page == plain
