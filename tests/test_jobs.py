@@ -138,3 +138,43 @@ def test_a_cancelled_pool_job_fails_the_callers_future_instead_of_leaving_it_wai
         release.set()
         pool.shutdown()
     assert first.result(timeout=1) is True
+
+
+CHILD = """
+import os, resource, sys
+from blackpoker.infra.jobs import in_child
+assert in_child(os.getpid) != os.getpid()  # it ran elsewhere
+assert in_child(lambda: len(bytearray(300 * 2**20))) == 300 * 2**20
+try:
+    in_child(int, "not a number")
+except ValueError as exc:
+    print("raised", exc)
+print("peak MB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+def test_a_job_in_a_child_gives_its_memory_back_and_its_result_or_exception() -> None:
+    """Issue 25, item 10: a Sphinx build at scale runs in a child of its worker, so the worker does not keep the
+    gigabyte it took while it lays out the book."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", CHILD], check=True, capture_output=True, text=True).stdout
+    assert "raised invalid literal for int() with base 10: 'not a number'" in out
+    assert int(out.split("peak MB")[1]) < 200  # the 300 MB were the child's
+
+
+def test_a_process_with_threads_runs_the_job_itself() -> None:
+    import os
+    import threading
+
+    from blackpoker.infra.jobs import in_child
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert in_child(os.getpid) == os.getpid()  # forking with threads running is unsafe
+    finally:
+        stop.set()
+        thread.join()
