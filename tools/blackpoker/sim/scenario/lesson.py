@@ -22,10 +22,10 @@ from blackpoker.sim.engine import apply, current_player, legal_decisions
 from blackpoker.sim.files import read_checked
 from blackpoker.sim.frames import SetupError
 from blackpoker.sim.game_errors import IllegalDecision
-from blackpoker.sim.probe import try_request
+from blackpoker.sim.probe import try_made, try_request
 from blackpoker.sim.scenario.expect import ScenarioResult, _check
 from blackpoker.sim.scenario.load import framed
-from blackpoker.sim.scenario.refs import PLAYER_INDEX, Located, Scenario, action_at, cards_at, located
+from blackpoker.sim.scenario.refs import PLAYER_INDEX, Located, Scenario, located
 from blackpoker.sim.scenario.run import decision_at
 from blackpoker.sim.scenario.start import build_start
 from blackpoker.sim.state import GameState, player_name
@@ -35,11 +35,14 @@ SCHEMA = "lesson.schema.json"
 
 @dataclass(frozen=True)
 class Mistake:
-    """A move the learner may try at a step, and a part of the rules' refusal of it."""
+    """A move the learner may try at a step, and a part of the rules' refusal of it: an action with key cards
+    (and a key character), tried as the page tries it, or a whole request with the payment and targets written."""
 
     action_id: str
     keys: tuple[Card, ...]
     refusal: str
+    key_character: int | None = None
+    request: RequestAction | None = None  # the payment and targets the learner chose (None: the page's first ones)
 
 
 @dataclass(frozen=True)
@@ -139,10 +142,15 @@ def _offered(state: GameState, decision: Decision, path: tuple[Any, ...]) -> Dec
 
 def _mistake(state: GameState, player: int, item: dict[str, Any], path: tuple[Any, ...]) -> Mistake:
     """A listed mistake, checked: the engine must refuse it, with the text given."""
-    mistake = Mistake(action_at(state.rules, item["request"], path + ("request",)),
-                      cards_at(item.get("keys", []), path + ("keys",)), item["refusal"])
+    written = decision_at(state, {**item, "player": player_name(player)}, path)
+    assert isinstance(written, RequestAction)
+    made = written if "cost" in item or "targets" in item else None
+    mistake = Mistake(written.action_id, written.keys, item["refusal"], written.key_character, made)
     try:
-        try_request(state, player, mistake.action_id, mistake.keys)
+        if made is None:
+            try_request(state, player, mistake.action_id, mistake.keys, mistake.key_character)
+        else:
+            try_made(state, player, made)
     except IllegalDecision as exc:
         if mistake.refusal not in exc.rule:
             raise Located(path + ("refusal",), f"the engine refuses it with '{exc.rule}'; expected a refusal "
