@@ -436,7 +436,7 @@ def test_a_cost_with_one_legal_payment_can_still_be_paid_wrongly(rules: Rules, l
     tutorial = Tutorial(rules, lessons["03-summon"])
     offered = tutorial.attempt("soldier-summon", ["S5"])
     [slot] = offered["slots"]
-    assert slot["slot"] == "bulwarks" and slot["count"] == 1 and slot["label"] == "コスト B: ドライブする防壁 (1)"
+    assert slot["slot"] == "bulwarks" and slot["count"] == 1 and slot["label"] == "コスト B: ドライブする防壁を1体"
     both = [o["choice"] for o in slot["options"]]
     result = tutorial.request("soldier-summon", ["S5"], {"bulwarks": both})
     assert result["kind"] == "refused" and result["rule"].startswith("2.10.2: コスト B を 1 回支払う必要があります")

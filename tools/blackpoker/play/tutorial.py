@@ -144,15 +144,15 @@ class Tutorial:
         characters = [{"choice": f"character:{ch.uid}", "text": private_to(char_text(ch), me)}
                       for ch in state.characters()]
         slots = []
-        for letter, slot, label in (("B", "bulwarks", "コスト B: ドライブする防壁"),
-                                    ("D", "discards", "コスト D: 捨てる手札"),
-                                    ("S", "sacrifices", "コスト S: 墓地に移すキャラクター")):
+        for letter, slot, label, unit in (("B", "bulwarks", "コスト B: ドライブする防壁を", "体"),
+                                          ("D", "discards", "コスト D: 捨てる手札を", "枚"),
+                                          ("S", "sacrifices", "コスト S: 墓地に移すキャラクターを", "体")):
             count = letters.count(letter)
             if not count:
                 continue
             options = characters if letter != "D" else [{"choice": f"card:{c.code}", "text": str(c)}
                                                         for c in state.players[me].hand]
-            slots.append({"slot": slot, "label": f"{label} ({count})", "count": count, "options": options})
+            slots.append({"slot": slot, "label": f"{label}{count}{unit}", "count": count, "options": options})
         spec = action.target_spec
         if spec is not None:
             others: list[dict[str, Any]] = [{"choice": f"player:{i}", "text": f"プレイヤー {PLAYER_NAMES[i]}"}
@@ -161,7 +161,7 @@ class Tutorial:
                        for r in reversed(state.stage)]
             others += [{"choice": f"trump:{t.uid}", "text": private_to(target_text(state, "trump", t.uid), me)}
                        for p in state.players for t in p.trumps]
-            slots.append({"slot": "targets", "label": f"対象: {action.target} ({spec.count})", "count": spec.count,
+            slots.append({"slot": "targets", "label": f"対象を{spec.count}つ: {action.target}", "count": spec.count,
                           "options": characters + others})
         return slots
 
