@@ -17,13 +17,13 @@ from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import SOURCE, TUTORIAL
-from blackpoker.pipeline.tutorialpage import build_tutorial, lesson_data, load_lessons, render_page, section_links
+from blackpoker.pipeline.tutorialpage import build_tutorial, lesson_data, render_page, section_links
 from blackpoker.play.browser import final_state
 from blackpoker.play.tutorial import Tutorial, run, section_of
 from blackpoker.sim.decisions import Pass
 from blackpoker.sim.engine import apply, legal_decisions
 from blackpoker.sim.scenario import load_lesson
-from blackpoker.sim.scenario.lesson import Mistake
+from blackpoker.sim.scenario.lesson import Mistake, load_lessons
 
 LESSONS = sorted(TUTORIAL.glob("*.yaml"))
 
@@ -440,3 +440,37 @@ def test_a_cost_with_one_legal_payment_can_still_be_paid_wrongly(rules: Rules, l
     both = [o["choice"] for o in slot["options"]]
     result = tutorial.request("soldier-summon", ["S5"], {"bulwarks": both})
     assert result["kind"] == "refused" and result["rule"].startswith("2.10.2: コスト B を 1 回支払う必要があります")
+
+
+# --- blackpoker check plays the lessons --------------------------------------------------------------------------
+def test_check_plays_every_lesson() -> None:
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "blackpoker", "check"], capture_output=True, text=True, timeout=120,
+                            cwd=Path(__file__).resolve().parents[1])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.rstrip().endswith(f"| tutorial: {len(LESSONS)} lessons played"), result.stdout
+
+
+def test_check_stops_at_a_broken_lesson_with_its_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lesson the rules refuse is a located error of ``check`` (exit 2, no traceback), as it is of the build."""
+    from click.testing import CliRunner
+
+    from blackpoker.cli.main import cli
+    from blackpoker.core import paths
+    (tmp_path / "good.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text(GOOD.replace("refusal: コスト B}", "refusal: 対象}"), encoding="utf-8")
+    monkeypatch.setattr(paths, "TUTORIAL", tmp_path)
+    outcome = CliRunner().invoke(cli, ["check"])
+    assert outcome.exit_code == 2, outcome.output
+    assert outcome.stdout == ""
+    line, column = next((i, text.index("refusal: ") + len("refusal: ") + 1)
+                        for i, text in enumerate(GOOD.splitlines(), 1) if "refusal: コスト B}" in text)
+    assert outcome.stderr.splitlines() == [
+        f"tutorial/bad.yaml:{line}:{column}: steps[0].mistakes[0].refusal: the engine refuses it with '2.10.2: コスト B を 1 回"
+        "支払う必要があります(自分のチャージ状態の防壁をドライブ)'; expected a refusal containing '対象'",
+        "1 problem found in the definitions.",
+    ], outcome.stderr
+    assert "Traceback" not in outcome.stderr
+    (tmp_path / "bad.yaml").unlink()
+    assert CliRunner().invoke(cli, ["check"]).stdout.rstrip().endswith("| tutorial: 1 lessons played")

@@ -16,36 +16,16 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import TEMPLATES, TUTORIAL
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.render.fonts import stylesheet as font_stylesheet
-from blackpoker.sim.scenario.lesson import Lesson
+from blackpoker.sim.scenario.lesson import Lesson, load_lessons
 
 PAGE = "tutorial.html"  # in play/, beside the play page: the same worker, styles and engine
 STATIC = ("tutorial.js", "tutorial.css")
 LESSONS = "tutorial/lessons.json"
 LABEL = re.compile(r"^\(sec-(\d+(?:-\d+)*)\)=\s*\n+#+ +(.+?)\s*$", re.MULTILINE)  # a numbered section in source/*.md
-
-
-def load_lessons(rules: Rules, folder: Path = TUTORIAL) -> list[tuple[str, Lesson]]:
-    """Every lesson (by file stem, in file order) read and played; every problem of every file, located. A lesson
-    the loaded rules cannot verify (written for other editions, or an edition the simulator does not play: the
-    scenarios' own rule, ``sim/scenario/coverage.py``) is left out, as the build leaves out such a scenario."""
-    from blackpoker.sim.scenario import load_lesson, unverified
-    out: list[tuple[str, Lesson]] = []
-    errors: list[DefinitionError] = []
-    for path in sorted(folder.glob("*.yaml")):
-        if unverified(rules, path, f"tutorial/{path.name}") is not None:
-            continue
-        try:
-            out.append((path.stem, load_lesson(path, rules, display_name=f"tutorial/{path.name}")))
-        except DefinitionErrors as exc:
-            errors += exc.errors
-    if errors:
-        raise DefinitionErrors(errors)
-    return out
 
 
 def section_links(prose: Path) -> dict[str, dict[str, str]]:
