@@ -13,13 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
-
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import TEMPLATES, TUTORIAL
 from blackpoker.infra.fsutil import write_atomic
-from blackpoker.render.fonts import stylesheet as font_stylesheet
+from blackpoker.render.pages import page_environment
 from blackpoker.sim.scenario.lesson import Lesson, load_lessons
 
 PAGE = "tutorial.html"  # in play/, beside the play page: the same worker, styles and engine
@@ -51,13 +48,12 @@ def lesson_data(stem: str, lesson: Lesson) -> dict[str, Any]:
 
 
 def render_page(rules: Rules, lessons: list[dict[str, Any]], sections: dict[str, dict[str, str]]) -> str:
-    env = Environment(loader=FileSystemLoader(TEMPLATES / "play"), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env = page_environment(TEMPLATES / "play")
     levels: dict[str, list[dict[str, Any]]] = {}
     for lesson in lessons:
         levels.setdefault(lesson["level"], []).append(lesson)
     return env.get_template(PAGE).render(
-        bp_fonts=Markup(font_stylesheet()), edition=rules.edition, levels=levels,
+        edition=rules.edition, levels=levels,
         sections_json=json.dumps(sections, ensure_ascii=False, sort_keys=True))
 
 
