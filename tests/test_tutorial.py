@@ -474,3 +474,52 @@ def test_check_stops_at_a_broken_lesson_with_its_place(tmp_path: Path, monkeypat
     assert "Traceback" not in outcome.stderr
     (tmp_path / "bad.yaml").unlink()
     assert CliRunner().invoke(cli, ["check"]).stdout.rstrip().endswith("| tutorial: 1 lessons played")
+
+
+RARE = """\
+title: レア召喚
+section: "5.3.2"
+ruleset: [v8.1, v8.2]
+format: pro
+frame: rarepack
+goal: レアカードを召喚する
+start:
+  turn: B
+  chance: A
+  players:
+    A:
+      hand: [C4]
+      rare: [H9]
+      field:
+        - {cards: [S3]}
+        - {cards: [D6], kind: bulwark}
+steps:
+  - say: ♡9 を「レア召喚」
+    hint: レアカードの ♡9 で「レア召喚」、♠3 を墓地に
+    move: {player: A, request: レア召喚, keys: [H9], cost: {sacrifice: ["A:S3"]}}
+done: できました
+"""
+
+
+def test_the_rare_card_as_a_key_card_and_a_sacrifice_chosen_wrongly(rules: Rules, tmp_path: Path) -> None:
+    """レアパック: the rare card is offered beside the field; a hand card as the key of レア召喚 is refused with the
+    ruling named in Japanese (its title, not its id); two characters for one S are refused (2.10.2)."""
+    (tmp_path / "rare.yaml").write_text(RARE, encoding="utf-8")
+    [(stem, lesson)] = load_lessons(rules, tmp_path)
+    tutorial = Tutorial(rules, json.loads(json.dumps(lesson_data(stem, lesson), ensure_ascii=False)))
+    cards = {c["text"]: c for c in tutorial.view()["cards"]}
+    assert cards["♡9"]["zone"] == "レアカード" and set(cards) == {"♡9", "Aの一般兵[♠3](チャージ)", "Aの防壁[◇6](チャージ・裏)"}
+    refused = tutorial.attempt("rare-summon", ["C4"])
+    assert refused["rule"] == ("2.10.1: 「レア召喚」のキーカードは自分のレアカード1枚です"
+                               "(裁定「レア召喚と罠カウンターのキーカード」)"), refused
+    refused = tutorial.attempt("rare-summon", [cards["Aの防壁[◇6](チャージ・裏)"]["pick"]])
+    assert refused["rule"] == "2.10.1: 「レア召喚」のキーカードは自分のレアカードから選びます(場のキャラクターではありません)"
+    rare = cards["♡9"]["pick"]
+    offered = tutorial.attempt("rare-summon", [rare])
+    [slot] = offered["slots"]
+    assert slot["slot"] == "sacrifices" and slot["label"] == "コスト S: 墓地に移すキャラクターを1体"
+    choice = {o["text"]: o["choice"] for o in slot["options"]}
+    both = tutorial.request("rare-summon", [rare], {"sacrifices": list(choice.values())})
+    assert both["kind"] == "refused" and both["rule"].startswith("2.10.2: コスト S として自分のキャラクターを 1 体"), both
+    done = tutorial.request("rare-summon", [rare], {"sacrifices": [choice["Aの一般兵[♠3](チャージ)"]]})
+    assert done["kind"] == "ok" and tutorial.done
