@@ -311,3 +311,28 @@ def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert p.errors == []
     p.context.close()
+
+
+def test_a_payment_and_a_target_chosen_by_keyboard_only(browser: Any, base: str) -> None:
+    p = Page(browser, DESKTOP)
+    pg = open_at(p, base, "07-quick-magic")
+
+    def press(selector: str, key: str) -> None:
+        for _ in range(200):
+            pg.keyboard.press("Tab")
+            if pg.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+                pg.keyboard.press(key)
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
+    press('#hand [data-card="C9"]', "Space")
+    press('#actions [data-action="counter"]', "Enter")
+    pg.wait_for_selector("#variants [data-try]")
+    press('#variants [data-slot="discards"][data-choice="card:D2"]', "Space")
+    stage = pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").get_attribute("data-choice")
+    press(f'#variants [data-slot="targets"][data-choice="{stage}"]', "Space")
+    press("#variants [data-try]", "Enter")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    assert "よくできました" in pg.text_content("#feedback")
+    assert p.errors == []
+    p.context.close()
