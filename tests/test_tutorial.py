@@ -523,3 +523,30 @@ def test_the_rare_card_as_a_key_card_and_a_sacrifice_chosen_wrongly(rules: Rules
     assert both["kind"] == "refused" and both["rule"].startswith("2.10.2: コスト S として自分のキャラクターを 1 体"), both
     done = tutorial.request("rare-summon", [rare], {"sacrifices": [choice["Aの一般兵[♠3](チャージ)"]]})
     assert done["kind"] == "ok" and tutorial.done
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_every_try_the_page_offers_is_answered_with_a_section_the_rulebook_has(
+        rules: Rules, lessons: dict[str, dict[str, Any]], path: Path) -> None:
+    """At each lesson's first move: no card, each hand card and each other card of the learner's, with each action;
+    then, where a payment or target is asked, each choice alone (and none): every refusal names a rulebook section."""
+    links = section_links(SOURCE)
+    lesson = lessons[path.stem]
+    view = Tutorial(rules, lesson).view()
+    if view["question"]:
+        pytest.skip("the lesson opens with a question: its answers are the only moves")
+    picks = [[], *([c["code"]] for c in view["hand"]), *([c["pick"]] for c in view["cards"])]
+    refused = 0
+    for pick in picks:
+        for action in view["actions"]:
+            result = Tutorial(rules, lesson).attempt(action["id"], pick)
+            answers = [result]
+            if result["kind"] == "variants":
+                answers += [Tutorial(rules, lesson).request(action["id"], pick, {slot["slot"]: [o["choice"]] if o else []})
+                            for slot in result["slots"] for o in [*slot["options"], None]]
+            for answer in answers:
+                assert answer["kind"] in {"refused", "variants", "other", "ok"}, answer
+                if answer["kind"] == "refused":
+                    assert answer["section"] in links and answer["rule"].startswith(answer["section"] + ": "), answer
+                    refused += 1
+    assert refused
