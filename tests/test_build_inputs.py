@@ -25,7 +25,8 @@ from blackpoker.infra import toolchain as toolchain_module
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import CACHE, MARKER, STEPS, build_inputs, kept_state_key, step_key
 from blackpoker.pipeline.code import code_closure
-from sites import small_project
+from clirun import run_cli
+from sites import SMALL, small_project
 
 
 def test_the_preview_watches_every_file_a_step_reads() -> None:
@@ -83,6 +84,19 @@ def test_a_project_with_its_own_prose_builds_and_watches_it(tmp_path: Path) -> N
     (tmp_path / "source" / "intro.md").write_text("変えた", encoding="utf-8")
     after = {s.name: step_key(s, definitions, rules) for s in STEPS}
     assert before["rulebook"] != after["rulebook"] and before["export"] == after["export"]
+
+
+def test_the_small_project_checks_has_its_own_prose_and_is_small() -> None:
+    """The build mechanics tests' project (tests/projects/small): `check` accepts it, its prose is its own with the
+    toolkit's configuration and static files, and it is small enough that its builds take seconds."""
+    checked = run_cli("check", "--definitions", str(SMALL / "definitions"))
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.startswith("v8.1 ok: 1 frames, 7 actions"), checked.stdout
+    assert prose_folder(SMALL / "definitions") == SMALL / "source"
+    for name in ("conf.py", "_static", "_templates"):  # links, so the small site is configured as the real one
+        assert (SMALL / "source" / name).resolve() == SOURCE / name, name
+    rules = load_rules(SMALL / "definitions")
+    assert not rules.edition.simulated and len(rules.actions) <= 10 and [f.id for f in rules.formats] == ["lite"]
 
 
 # --- end to end, in a copy of the checkout ------------------------------------------------------------
