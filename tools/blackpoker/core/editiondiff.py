@@ -13,6 +13,7 @@ import difflib
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from blackpoker.core.field_labels import FIELD_LABELS, FRAME_LABELS
 from blackpoker.core.kinds import KINDS, Named, kind_of, named_entries, official_id
@@ -216,8 +217,8 @@ def _frame(rules: Rules, f: Frame) -> Fields:
         labels=FRAME_LABELS)]
 
 
-_FIELDS: dict[type, Callable[[Rules, object], Fields]] = {
-    Action: _action, Character: _character, Fog: _fog, Trump: _trump, Frame: _frame}  # type: ignore[dict-item]
+_FIELDS: dict[type, Callable[[Rules, Any], Fields]] = {  # Any: each function takes an entry of its key's type
+    Action: _action, Character: _character, Fog: _fog, Trump: _trump, Frame: _frame}
 
 
 def entry_fields(rules: Rules, entry: Named) -> Fields:

@@ -22,8 +22,8 @@ T = TypeVar("T", bound=str)
 
 def for_readers(text: T) -> T:
     """``text`` as a reader sees it (a ``markupsafe.Markup`` stays one: its replace keeps the type)."""
-    # str.replace is typed str; Markup's keeps Markup
-    return text.replace("~", RANGE_MARK).replace("： ", COLON).replace("：", COLON)  # type: ignore[return-value]
+    marked = text.replace("~", RANGE_MARK).replace("： ", COLON).replace("：", COLON)
+    return marked  # type: ignore[return-value]  # str.replace is typed str; Markup's keeps Markup
 
 
 # Glyphs that are one character for a reader of the rules though Unicode keeps them apart: NFKC folds the widths

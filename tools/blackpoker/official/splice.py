@@ -70,8 +70,8 @@ def splice(original: str, old: dict[str, Any], new: dict[str, Any], order: dict[
         if isinstance(node, yaml.MappingNode):
             edits += text.mapping(node, old.get(key) or {}, new.get(key) or {}, tuple(new.get(key) or ()))
     seen: set[str] = set()
-    removed: dict[int, list[_Edit]] = {}  # by group: the removals of its entries
-    groups: dict[int, tuple[yaml.Node, int]] = {}  # id → the group and how many entries it has
+    removed: dict[yaml.Node, list[_Edit]] = {}  # by group (a node: hashed by identity): the removals of its entries
+    sizes: dict[yaml.Node, int] = {}  # by group: how many entries it has
     for list_key in (*GROUP_LISTS, "frames"):
         node = top.get(list_key)
         if not isinstance(node, yaml.SequenceNode):
@@ -83,13 +83,13 @@ def splice(original: str, old: dict[str, Any], new: dict[str, Any], order: dict[
             if was is None:  # not converted (kept going past a problem): left as it is
                 continue
             if now is None:
-                removed.setdefault(id(group), []).append(text.remove_item(item))
-                groups[id(group)] = (group, size)
+                removed.setdefault(group, []).append(text.remove_item(item))
+                sizes[group] = size
                 continue
             kind = ident.split(":", 1)[0]
             edits += text.mapping(item, was, now, order.get(kind, tuple(now)))
-    for group_key, gone in removed.items():  # a group whose every entry is gone goes with them (not the frames)
-        group_node, size = groups[group_key]
+    for group_node, gone in removed.items():  # a group whose every entry is gone goes with them (not the frames)
+        size = sizes[group_node]
         whole = len(gone) == size and size > 0 and group_node is not top.get("frames")
         edits += [text.remove_item(group_node)] if whole else gone
     for group_name, ident, entry in entries(new):

@@ -1,7 +1,6 @@
 """The decisions a player makes (OpenSpiel's actions): request an action, pass, or answer an effect's question.
 
-Records with a written ``__init__``, as in ``state.py`` (and checked by the same test): the compiled simulator
-makes one per step."""
+The records write out their ``__init__`` (one is made per step; see :mod:`blackpoker.core.frozen`)."""
 
 from __future__ import annotations
 
@@ -41,7 +40,7 @@ class RequestAction(Frozen):
 class Choose(Frozen):
     """An answer to a question an effect asks while it resolves (ドローの2枚目, ヒット/スタンド, …)."""
 
-    option: Any  # any value an effect offers (Any, not object: mypyc cannot compile a dataclass field typed object)
+    option: Any  # any value an effect offers (Any: a compiled dataclass with a field typed object fails at import, KeyError 'object')
 
     def __init__(self, option: Any) -> None:
         object.__setattr__(self, "option", option)

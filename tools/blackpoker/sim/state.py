@@ -5,10 +5,8 @@ thousands of steps. Records that are shared between copies (cards, characters, r
 zones as tuples) are immutable, so ``clone`` only copies two small ``Player`` shells and the top-level fields:
 a clone costs a few microseconds and no copy can leak a change into another.
 
-The frozen records spell out the ``__init__`` that ``dataclass`` would write: the compiled simulator
-(``blackpoker.native``) compiles a written one, whereas the generated one runs in the interpreter, ten times slower,
-and records are made at every step. ``tests/test_sim_state.py`` checks that each ``__init__`` takes and sets exactly
-the record's fields, with the same defaults.
+The records made at every step write out their ``__init__``, for the compiled simulator (see
+:mod:`blackpoker.core.frozen`).
 """
 
 from __future__ import annotations
@@ -82,16 +80,6 @@ class FogCard(Frozen):
     timestamp: int
     target: int | None = None  # a character uid for アップ / ダウン
 
-    def __init__(self, fog_id: str, owner: int, cards: tuple[Card, ...], amount: int, turn: int, timestamp: int,
-                 target: int | None = None) -> None:
-        object.__setattr__(self, "fog_id", fog_id)
-        object.__setattr__(self, "owner", owner)
-        object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "amount", amount)
-        object.__setattr__(self, "turn", turn)
-        object.__setattr__(self, "timestamp", timestamp)
-        object.__setattr__(self, "target", target)
-
 
 @dataclass(frozen=True)
 class TrumpCard(Frozen):
@@ -100,11 +88,6 @@ class TrumpCard(Frozen):
     uid: int
     card: Card
     face_up: bool = False
-
-    def __init__(self, uid: int, card: Card, face_up: bool = False) -> None:
-        object.__setattr__(self, "uid", uid)
-        object.__setattr__(self, "card", card)
-        object.__setattr__(self, "face_up", face_up)
 
 
 @dataclass(frozen=True)
@@ -177,17 +160,6 @@ class Modifier(Frozen):
     target: int | None = None  # the character of a "this" ability
     source: str = ""
     turn: int | None = None  # an ability that lasts until the end of this turn (激励); None: while the game lasts
-
-    def __init__(self, scope: str, owner: int, timestamp: int, size: int = 0, can_attack: bool | None = None,
-                 target: int | None = None, source: str = '', turn: int | None = None) -> None:
-        object.__setattr__(self, "scope", scope)
-        object.__setattr__(self, "owner", owner)
-        object.__setattr__(self, "timestamp", timestamp)
-        object.__setattr__(self, "size", size)
-        object.__setattr__(self, "can_attack", can_attack)
-        object.__setattr__(self, "target", target)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "turn", turn)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ text view is kept as ``disclosure``; the structured fields name the same facts w
 use (character uids, request uids), so a policy can tell what a decision does. The value holds only cards,
 numbers and strings: no reference to the state, its players or a random generator.
 
-The views spell out their ``__init__`` as ``sim/state.py``'s records do (ISMCTS observes at every step of its
-rollouts; the test of the records checks these too).
+The views write out their ``__init__`` (ISMCTS observes at every step of its rollouts; see
+:mod:`blackpoker.core.frozen`).
 """
 
 from __future__ import annotations
