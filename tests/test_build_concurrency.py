@@ -61,10 +61,10 @@ def _differences(site: Path, reference: dict[str, bytes]) -> list[str]:
 
 def test_two_builds_of_different_definitions_at_once_each_publish_their_own_site(tmp_path: Path) -> None:
     original, modified = small_project(tmp_path / "original"), _modified(tmp_path)
-    serial = tmp_path / "serial"  # each alone
-    _finish(_start(original, serial / "original"))
-    _finish(_start(modified, serial / "modified"))
-    original_site, modified_site = _snapshot(serial / "original"), _snapshot(serial / "modified")
+    serial = tmp_path / "serial"  # each alone, with a cache of its own (beside its output folder)
+    _finish(_start(original, serial / "original" / "site"))
+    _finish(_start(modified, serial / "modified" / "site"))
+    original_site, modified_site = _snapshot(serial / "original" / "site"), _snapshot(serial / "modified" / "site")
     assert original_site != modified_site
     assert any(NEW.encode() in data for data in modified_site.values())
 
