@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+import xdistgroups
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.rulebook import build_rulebook
 from sites import BuiltSite, build_site
@@ -62,6 +63,16 @@ def _weight(item: pytest.Item) -> int:
     if item.get_closest_marker("build"):
         return 1 if item.get_closest_marker("slow") else 2
     return 3 if item.get_closest_marker("browser") else 4
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    xdistgroups.configure(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """The groups below kept on one worker each (tests/xdistgroups.py: xdist's own loadgroup loses them)."""
+    return xdistgroups.make_scheduler(config, log)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups

@@ -1,5 +1,7 @@
 """The run's one full build of definitions/ (the session fixture ``built_site`` in conftest.py), and how a test takes
-a copy it may change: the build mechanics tests start from it instead of building the same site again."""
+a copy it may change: the build mechanics tests start from it instead of building the same site again. And the
+small rules project (tests/projects/small) that builds in seconds, for the tests whose assertions hold for any
+rules: a copy of it to edit and build."""
 
 from __future__ import annotations
 
@@ -11,6 +13,17 @@ import pytest
 
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.build import CACHE, build
+
+SMALL = Path(__file__).resolve().parent / "projects" / "small"  # its definitions/ and its prose, source/
+
+
+def small_project(folder: Path) -> Path:
+    """A copy of the small rules project in ``folder`` (its definitions and, beside them, its prose with the
+    toolkit's Sphinx configuration, static files and templates as files, not links), to edit and build; returns
+    its definitions folder."""
+    for name in ("definitions", "source"):
+        shutil.copytree(SMALL / name, folder / name)
+    return folder / "definitions"
 
 
 @dataclass(frozen=True)

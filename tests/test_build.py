@@ -6,18 +6,17 @@ in a second; the end-to-end build is covered by the action-list and rulebook tes
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
-from blackpoker.core.paths import DEFINITIONS, ROOT
+from blackpoker.core.paths import ROOT
 from blackpoker.infra.fsutil import remove_tree
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import MARKER, BuildError, OutputRefused, Step, build
-from sites import keep_the_runtime
+from sites import keep_the_runtime, small_project
 
 
 def _names(definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -39,10 +38,9 @@ def _flavors(definitions: Path, staging: Path) -> tuple[list[Path], str]:
 
 @pytest.fixture
 def defs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The small rules project's definitions (what the orchestrator does holds for any rules), with two steps."""
     monkeypatch.setattr(build_module, "STEPS", (Step("names", "names", _names), Step("flavors", "flavors", _flavors)))
-    target = tmp_path / "definitions"
-    shutil.copytree(DEFINITIONS, target)
-    return target
+    return small_project(tmp_path)
 
 
 def _edit(defs: Path, old: str, new: str) -> None:
@@ -87,7 +85,7 @@ def test_two_builds_are_byte_identical(defs: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("old, new, error, match", [
     ("「防壁の次は兵士を出します。", "「FAIL", BuildError, "flavors: RuntimeError: a flavour says FAIL"),
-    ("    timing: main\n", "    timing: ずっと\n", DefinitionErrors, "'ずっと' is not one of 'main', 'quick'"),
+    ("  timing: main\n", "  timing: ずっと\n", DefinitionErrors, "'ずっと' is not one of 'main', 'quick'"),
 ], ids=["failing step", "bad definitions"])
 def test_a_failed_build_leaves_the_previous_output(defs: Path, tmp_path: Path, old: str, new: str,
                                                    error: type[Exception], match: str) -> None:

@@ -1,15 +1,15 @@
 """Builds at the same time: one at a time per output folder, and builds of different folders (sharing the
 cache and the Sphinx work area's parent) each publish exactly what they would alone.
 
-Slow (five full builds; the original site alone is the run's shared build, `built_site`), but it is the promise
-that `make serve` and `make` may run together.
+Slow (seven full builds), but it is the promise that `make serve` and `make` may run together. The builds are of
+the small rules project (tests/projects/small), seconds each: what is asserted (locks, a shared cache, kept
+Sphinx environments crossed over) holds for any rules.
 """
 
 from __future__ import annotations
 
 import os
 import queue
-import shutil
 import subprocess
 import sys
 import threading
@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from blackpoker.core.paths import DEFINITIONS
 from blackpoker.infra.locks import lock_path
-from blackpoker.pipeline.build import CACHE, MARKER
-from sites import BuiltSite, copy_cache
+from blackpoker.pipeline.build import MARKER
+from sites import small_project
 
 OLD = "「防壁の次は兵士を出します。これが戦術の基本です。」"
 NEW = "「防壁の次は兵士を出します。これが戦術の基本だぜ。」"
@@ -31,8 +30,8 @@ pytestmark = [pytest.mark.build, pytest.mark.slow]
 
 
 def _modified(tmp_path: Path) -> Path:
-    target = tmp_path / "modified"
-    shutil.copytree(DEFINITIONS, target)
+    """A second copy of the small project, with one action's flavour text changed."""
+    target = small_project(tmp_path / "modified")
     path = target / "actions.yaml"
     text = path.read_text(encoding="utf-8")
     assert OLD in text
@@ -60,23 +59,23 @@ def _differences(site: Path, reference: dict[str, bytes]) -> list[str]:
     return sorted(name for name in got.keys() | reference.keys() if got.get(name) != reference.get(name))
 
 
-def test_two_builds_of_different_definitions_at_once_each_publish_their_own_site(tmp_path: Path,
-                                                                                   built_site: BuiltSite) -> None:
-    modified = _modified(tmp_path)
-    serial = tmp_path / "serial"  # each alone: the original is the run's shared build of definitions/
-    _finish(_start(modified, serial / "modified"))
-    original_site, modified_site = _snapshot(built_site.site), _snapshot(serial / "modified")
+def test_two_builds_of_different_definitions_at_once_each_publish_their_own_site(tmp_path: Path) -> None:
+    original, modified = small_project(tmp_path / "original"), _modified(tmp_path)
+    serial = tmp_path / "serial"  # each alone, with a cache of its own (beside its output folder)
+    _finish(_start(original, serial / "original" / "site"))
+    _finish(_start(modified, serial / "modified" / "site"))
+    original_site, modified_site = _snapshot(serial / "original" / "site"), _snapshot(serial / "modified" / "site")
     assert original_site != modified_site
     assert any(NEW.encode() in data for data in modified_site.values())
 
     shared = tmp_path / "shared"  # both outputs in one folder: one cache, cold
-    a, b = _start(DEFINITIONS, shared / "a"), _start(modified, shared / "b")
+    a, b = _start(original, shared / "a"), _start(modified, shared / "b")
     _finish(a), _finish(b)
     assert _differences(shared / "a", original_site) == []
     assert _differences(shared / "b", modified_site) == []
 
     # warm, and crossed over: each output's kept Sphinx environment and the cache entries hold the other text
-    a, b = _start(modified, shared / "a"), _start(DEFINITIONS, shared / "b")
+    a, b = _start(modified, shared / "a"), _start(original, shared / "b")
     _finish(a), _finish(b)
     assert _differences(shared / "a", modified_site) == []
     assert _differences(shared / "b", original_site) == []
@@ -119,16 +118,16 @@ with output_lock(Path(sys.argv[1]), print):
 """
 
 
-def test_a_second_build_of_one_output_waits_for_the_first_and_says_so(tmp_path: Path, built_site: BuiltSite) -> None:
+def test_a_second_build_of_one_output_waits_for_the_first_and_says_so(tmp_path: Path) -> None:
+    definitions = small_project(tmp_path / "project")
     out = tmp_path / "site"
-    copy_cache(built_site, tmp_path / CACHE)  # what it waits for is the lock: once it has it, it reuses every step
     holding, release = tmp_path / "holding", tmp_path / "release"
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(out), str(holding), str(release)], env=ENV)
     try:
         while not holding.exists():
             assert holder.poll() is None, "the lock holder ended early"
             time.sleep(0.05)
-        build = _start(DEFINITIONS, out)
+        build = _start(definitions, out)
         assert build.stdout is not None
         # the inputs are checked before the lock (bad input fails fast, without waiting): one line per
         # definitions folder and warning, however many editions there are; then the build says it waits

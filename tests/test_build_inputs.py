@@ -4,7 +4,9 @@ equals a clean one byte for byte.
 
 The end-to-end test edits a copy of the checkout (definitions, an action-list template, a document, the
 rulebook's CSS, a worked example, the code) and after each edit compares the incremental site with a build
-that has no step cache and no Sphinx environment. It is slow (a dozen builds).
+that has no step cache and no Sphinx environment. It is slow (a dozen builds), so the copy's definitions and
+prose are the small rules project's (tests/projects/small): what it asserts holds for any rules, and each of
+its builds takes seconds instead of minutes.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from blackpoker.infra import toolchain as toolchain_module
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import CACHE, MARKER, STEPS, build_inputs, kept_state_key, step_key
 from blackpoker.pipeline.code import code_closure
+from clirun import run_cli
+from sites import SMALL, small_project
 
 
 def test_the_preview_watches_every_file_a_step_reads() -> None:
@@ -82,14 +86,30 @@ def test_a_project_with_its_own_prose_builds_and_watches_it(tmp_path: Path) -> N
     assert before["rulebook"] != after["rulebook"] and before["export"] == after["export"]
 
 
+def test_the_small_project_checks_has_its_own_prose_and_is_small() -> None:
+    """The build mechanics tests' project (tests/projects/small): `check` accepts it, its prose is its own with the
+    toolkit's configuration and static files, and it is small enough that its builds take seconds."""
+    checked = run_cli("check", "--definitions", str(SMALL / "definitions"))
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.startswith("v8.1 ok: 1 frames, 7 actions"), checked.stdout
+    assert prose_folder(SMALL / "definitions") == SMALL / "source"
+    for name in ("conf.py", "_static", "_templates"):  # links, so the small site is configured as the real one
+        assert (SMALL / "source" / name).resolve() == SOURCE / name, name
+    rules = load_rules(SMALL / "definitions")
+    assert not rules.edition.simulated and len(rules.actions) <= 10 and [f.id for f in rules.formats] == ["lite"]
+
+
 # --- end to end, in a copy of the checkout ------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The toolkit's code and data as a checkout has them (the package's data folders are links to the copy's
+    folders), with the small project's definitions and prose in place of v8.1's."""
     copy = tmp_path_factory.mktemp("checkout")
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in ("tools", "schemas", "templates", "source", "scenarios", "definitions"):
+    for name in ("tools", "schemas", "templates", "scenarios"):
         shutil.copytree(ROOT / name, copy / name, symlinks=True, ignore=ignore)
+    small_project(copy)
     shutil.copy(ROOT / "pyproject.toml", copy)
     return copy
 
@@ -124,7 +144,7 @@ EDITS = [  # (what, file, old, new, a published file that must change)
     ("definitions", "definitions/ruleset.yaml", "edition: 第8.1版", "edition: 第8.1版改", "index.html"),
     ("action-list template", "templates/actionlist/static/actionlist.css", "}", "}\n.edited { color: red; }",
      "actionlist/html/assets/actionlist.css"),
-    ("document", "source/intro.md", "BlackPoker", "BlackPoker（改）", "intro.html"),
+    ("document", "source/common.md", "BlackPoker", "BlackPoker（改）", "common.html"),
     ("rulebook CSS", "source/_static/bp.css", "}", "}\n.edited { color: red; }", "_static/bp.css"),
     ("worked example", "scenarios/examples/e03-damage-beyond-life.yaml", "title: ", "title: 改 ", None),
     ("code", "tools/blackpoker/render/actionlist/__init__.py", '"""', '"""Edited. ', None),

@@ -18,6 +18,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from blackpoker.core.paths import DEFINITIONS, ROOT, SOURCE
+from sites import SMALL
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 SITE_ONLY = ("sphinx", "weasyprint", "matplotlib", "pypdf", "jinja2", "furo", "myst_parser", "segno", "rich",
@@ -76,17 +77,27 @@ def test_init_starts_a_project_that_checks_and_plays_its_scenarios(tmp_path: Pat
 
 @pytest.mark.build
 def test_init_gives_the_project_its_own_prose_that_its_build_publishes(tmp_path: Path) -> None:
-    """The rulebook's prose is the project's: an edited sentence of ``source/`` is in the built page."""
+    """The rulebook's prose is the project's: an edited sentence of ``source/`` is in the built page. The project
+    `init` made keeps its layout, Sphinx configuration, static files and templates, but takes the small rules
+    project's definitions and pages (tests/projects/small), so its build takes seconds; the wheel's test
+    (test_packaging.py) builds a project as `init` makes it, v8.1 whole."""
     assert run("init", "rules", cwd=tmp_path).returncode == 0
     project = tmp_path / "rules"
     intro = project / "source" / "intro.md"
     assert intro.read_bytes() == (SOURCE / "intro.md").read_bytes() and (project / "source" / "conf.py").is_file()
+    for page in (project / "source").glob("*.md"):
+        page.unlink()
+    for name in ("definitions", "source"):
+        for file in (SMALL / name).glob("*.*"):
+            if file.suffix in (".yaml", ".md"):
+                shutil.copy(file, project / name / file.name)
+    common = project / "source" / "common.md"
     sentence = "この一文はこのプロジェクトの散文にだけある。"
-    intro.write_text(intro.read_text(encoding="utf-8") + f"\n{sentence}\n", encoding="utf-8")
+    common.write_text(common.read_text(encoding="utf-8") + f"\n{sentence}\n", encoding="utf-8")
     built = run("build", "--definitions", "definitions", "--out", "site", cwd=project, timeout=1800)
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
-    assert sentence in (project / "site" / "intro.html").read_text(encoding="utf-8")
-    assert sentence not in (SOURCE / "intro.md").read_text(encoding="utf-8")  # the toolkit's own prose untouched
+    assert sentence in (project / "site" / "common.html").read_text(encoding="utf-8")
+    assert not any(sentence in page.read_text(encoding="utf-8") for page in SOURCE.glob("*.md"))  # the toolkit's own prose untouched
 
 
 def test_init_refuses_a_folder_that_holds_anything(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import _remove_leftovers
-from sites import keep_the_runtime
+from sites import SMALL, keep_the_runtime, small_project
 
 ALIENS = (".bashrc.old", ".project.staging", ".config.build-2024", ".other.build-abcd1234", ".site.build-2024",
           ".site.export", ".site.old.keep")
@@ -37,7 +37,6 @@ def test_leftover_clean_up_never_matches_a_pattern(tmp_path: Path, name: str) ->
 
 def test_a_build_named_with_a_star_leaves_its_neighbours(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole build, interrupted by nothing: its clean-up of leftovers keeps hidden folders beside it."""
-    from blackpoker.core.paths import DEFINITIONS
     from blackpoker.pipeline.build import Step, build
 
     def one(_definitions: Path, staging: Path) -> tuple[list[Path], str]:
@@ -47,7 +46,7 @@ def test_a_build_named_with_a_star_leaves_its_neighbours(tmp_path: Path, monkeyp
     monkeypatch.setattr(build_module, "STEPS", (Step("one", "one", one),))
     for alien in ALIENS:
         (tmp_path / alien).mkdir()
-    build(DEFINITIONS, tmp_path / "*", progress=lambda _: None, jobs=1, cache_dir=tmp_path / "cache")
+    build(SMALL / "definitions", tmp_path / "*", progress=lambda _: None, jobs=1, cache_dir=tmp_path / "cache")
     assert (tmp_path / "*" / "one.txt").read_text(encoding="utf-8") == "1"
     assert all((tmp_path / alien).is_dir() for alien in ALIENS)
 
@@ -103,11 +102,10 @@ def _one_step(monkeypatch: pytest.MonkeyPatch) -> None:
                                     "a link"])
 def test_a_damaged_step_entry_is_rebuilt_with_one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                          damage: str) -> None:
-    from blackpoker.core.paths import DEFINITIONS
     from blackpoker.pipeline.build import build
     _one_step(monkeypatch)
     out, cache = tmp_path / "site", tmp_path / "cache"
-    build(DEFINITIONS, out, progress=lambda _: None, jobs=1, cache_dir=cache, editions=())
+    build(SMALL / "definitions", out, progress=lambda _: None, jobs=1, cache_dir=cache, editions=())
     good = (out / "blackpoker-rules.json").read_bytes()
     [entry] = list((cache / "steps" / "export").iterdir())
     published = entry / "files" / "blackpoker-rules.json"
@@ -129,7 +127,7 @@ def test_a_damaged_step_entry_is_rebuilt_with_one_warning(tmp_path: Path, monkey
         published.symlink_to(tmp_path / "elsewhere.json")
         (tmp_path / "elsewhere.json").write_bytes(good)
     said: list[str] = []
-    build(DEFINITIONS, out, progress=said.append, jobs=1, cache_dir=cache, editions=())
+    build(SMALL / "definitions", out, progress=said.append, jobs=1, cache_dir=cache, editions=())
     assert (out / "blackpoker-rules.json").read_bytes() == good
     assert (out / "sub" / "b.txt").read_text(encoding="utf-8") == "b" * 100
     assert not (out / "evil.html").exists()
@@ -137,7 +135,7 @@ def test_a_damaged_step_entry_is_rebuilt_with_one_warning(tmp_path: Path, monkey
     assert len(warnings) == 1, said
     assert not any("unchanged" in line for line in said)  # the step ran again
     said.clear()
-    build(DEFINITIONS, out, progress=said.append, jobs=1, cache_dir=cache, editions=())  # and the new entry is good
+    build(SMALL / "definitions", out, progress=said.append, jobs=1, cache_dir=cache, editions=())  # and the new entry is good
     assert any("unchanged" in line for line in said) and not any("damaged" in line for line in said)
 
 
@@ -167,14 +165,13 @@ def test_a_damaged_part_is_never_used(tmp_path: Path, damage: str) -> None:
 def test_the_cache_beside_an_output_in_the_home_folder_is_the_toolkits_own(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--out ~/site``: the cache is ``~/.blackpoker-cache``, never ``~/.cache`` (other programs' folder)."""
-    from blackpoker.core.paths import DEFINITIONS
     from blackpoker.pipeline.build import build
     _one_step(monkeypatch)
     home = tmp_path / "home"
     home.mkdir()
     keep_the_runtime(monkeypatch)  # the play page's Pyodide stays where make fetched it, under the real home
     monkeypatch.setenv("HOME", str(home))
-    build(DEFINITIONS, Path("~/site").expanduser(), progress=lambda _: None, jobs=1)
+    build(SMALL / "definitions", Path("~/site").expanduser(), progress=lambda _: None, jobs=1)
     assert (home / "site" / "blackpoker-rules.json").is_file()
     assert not (home / ".cache").exists()
     assert (home / ".blackpoker-cache" / "steps" / "export").is_dir()
@@ -198,8 +195,7 @@ def test_an_unused_huge_file_beside_the_pictures_is_never_read_whole(tmp_path: P
     from blackpoker.core.loader import load_rules
     from blackpoker.infra.cache import fingerprint
     from blackpoker.pipeline.build import STEPS, build_inputs, step_key
-    defs = tmp_path / "definitions"
-    shutil.copytree(Path(__file__).parents[1] / "definitions", defs)
+    defs = small_project(tmp_path)  # what is measured is the picture's reading, not the rules' loading
     (defs / "images").mkdir()
     with (defs / "images" / "huge.png").open("wb") as f:  # sparse: 1 GB that takes no disk
         f.truncate(2**30)

@@ -16,11 +16,12 @@ import pytest
 
 from blackpoker import DefinitionErrors, load_rules
 from blackpoker.core.model import Action, Block, Entry, Frame, Rules, TextList
-from blackpoker.core.paths import DEFINITIONS, SOURCE
+from blackpoker.core.paths import DEFINITIONS
 from blackpoker.core.typography import for_readers
 from blackpoker.pipeline.rulebook import BOOKLET_NAME, PDF_NAME, RulebookError, build_rulebook
 from blackpoker.render.impose import booklet_order
 from blackpoker.sphinxext.kana import group_of, sort_key
+from sites import small_project
 
 CHAPTERS = {
     "intro": "はじめに", "common": "共通ルール", "regulation": "対戦レギュレーション", "format": "フォーマット",
@@ -248,14 +249,13 @@ def test_broken_definitions_fail_with_locations(tmp_path: Path) -> None:
     assert re.search(r"actions\.yaml:\d+:\d+: .*timing", str(info.value))
 
 
-@pytest.mark.build  # a whole rulebook build, failing at its end
+@pytest.mark.build  # a whole rulebook build, failing at its end: the small project's, seconds
 def test_warnings_fail_the_build(tmp_path: Path) -> None:
-    source = tmp_path / "source"
-    shutil.copytree(SOURCE, source)
-    appendix = source / "appendix.md"
-    appendix.write_text(appendix.read_text(encoding="utf-8") + "\n{ref}`no-such-label`\n", encoding="utf-8")
+    definitions = small_project(tmp_path)
+    page = tmp_path / "source" / "common.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n{ref}`no-such-label`\n", encoding="utf-8")
     with pytest.raises(RulebookError) as info:
-        build_rulebook(DEFINITIONS, tmp_path / "out", pdf=False, work_dir=tmp_path / "work", source=source)
+        build_rulebook(definitions, tmp_path / "out", pdf=False, work_dir=tmp_path / "work", source=page.parent)
     assert any("no-such-label" in m for m in info.value.messages)
 
 
@@ -620,18 +620,14 @@ def test_the_book_s_words_a_ruling_amends_are_marked_and_link_to_it(site: Path) 
     assert "本書では合計を +4 とします" in note[:2000]
 
 
-@pytest.mark.build  # a whole rulebook build, failing at its end
+@pytest.mark.build  # a whole rulebook build, failing at its end: the small project's, seconds
 def test_a_mark_naming_no_ruling_fails_the_build(tmp_path: Path) -> None:
-    import shutil
-
-    from blackpoker.core.paths import SOURCE
-    source = tmp_path / "source"
-    shutil.copytree(SOURCE, source)
-    core = source / "core.md"
-    core.write_text(core.read_text(encoding="utf-8").replace("<ability-order-example-sum>", "<no-such-ruling>"),
+    definitions = small_project(tmp_path)  # no ruling at all: the book's words marked as amended by one
+    core = tmp_path / "source" / "core.md"
+    core.write_text(core.read_text(encoding="utf-8") + "\n兵士には{bp-amended}`合計+5の修正 <no-such-ruling>`が加わります。\n",
                     encoding="utf-8")
     with pytest.raises(RulebookError) as raised:
-        build_rulebook(DEFINITIONS, tmp_path / "site", pdf=False, work_dir=tmp_path / "work", source=source)
+        build_rulebook(definitions, tmp_path / "site", pdf=False, work_dir=tmp_path / "work", source=core.parent)
     assert "bp-amended" in str(raised.value) and "no-such-ruling" in str(raised.value)
 
 

@@ -278,9 +278,12 @@ def _write_scenario(rules: Rules, record: GameRecord, played: Replay, file: Path
               help="Worker processes (default: one per core, or BLACKPOKER_WORKERS).")
 @click.option("--scheduler", default=None, help="Run the games on the Dask cluster at this scheduler address "
                                                  "(e.g. tcp://10.0.0.5:8786) instead of local processes.")
+@click.option("--connect-timeout", default=None, type=click.FloatRange(min=0, min_open=True),
+              help="Seconds to wait for the Dask scheduler to answer, twice that for one that accepts the connection "
+                   "and says nothing (default: 5, CONNECT_TIMEOUT in pipeline/balance.py).")
 @definitions_option
 def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, out_dir: Path, workers: int | None,
-            scheduler: str | None, definitions: Path | None) -> None:
+            scheduler: str | None, connect_timeout: float | None, definitions: Path | None) -> None:
     """Play a balance study between two policies and write report.html (Japanese, with SVG plots), study.json,
     games.csv and actions.csv. The same seeds give the same report on any number of workers or a cluster."""
     from blackpoker.cli.common import definitions_folder
@@ -317,7 +320,8 @@ def balance(regulations: tuple[str, ...], policies: str, games: int, seed: int, 
     specs = study_games(regs, (pair[0], pair[1]), games, seed)
     if scheduler is not None:
         try:
-            summaries = run_dask(rules, specs, scheduler, note=lambda text: echo(f"note: {text}", err=True))
+            summaries = run_dask(rules, specs, scheduler, note=lambda text: echo(f"note: {text}", err=True),
+                                 timeout=connect_timeout)
         except ClusterError as exc:
             echo(f"error: {exc}", err=True)
             sys.exit(EXIT_FAILED)

@@ -85,13 +85,14 @@ def scheduler_address_problem(address: str) -> str | None:
 
 
 def run_dask(rules: Rules, specs: list[GameSpec], scheduler: str, progress: bool | None = None,
-             note: Callable[[str], None] = lambda text: None) -> list[GameSummary]:
+             note: Callable[[str], None] = lambda text: None, timeout: float | None = None) -> list[GameSummary]:
     """The games on the Dask cluster whose scheduler is at ``scheduler``. The rules are sent to the workers, so
     the scheduler and the workers need this blackpoker importable but not the definitions folder. ClusterError
-    when the scheduler does not answer within CONNECT_TIMEOUT or the cluster cannot run the games."""
+    when the scheduler does not answer within ``timeout`` seconds (None: CONNECT_TIMEOUT) or the cluster cannot run
+    the games."""
     show = sys.stderr.isatty() if progress is None else progress
     parts = chunks(specs, CHUNK)
-    with _quiet_dask_logs(), _connect(scheduler) as client:
+    with _quiet_dask_logs(), _connect(scheduler, CONNECT_TIMEOUT if timeout is None else timeout) as client:
         _check_imports(client, scheduler)
         if not client.nthreads():
             note(f"the Dask scheduler at {scheduler} has no workers yet; waiting for some to join "
@@ -113,8 +114,8 @@ def _quiet_dask_logs() -> Iterator[None]:
         logging.disable(before)
 
 
-def _connect(scheduler: str) -> Any:
-    """A client of the scheduler, or ClusterError after CONNECT_TIMEOUT (Dask retries until then whatever the
+def _connect(scheduler: str, timeout: float) -> Any:
+    """A client of the scheduler, or ClusterError after ``timeout`` seconds (Dask retries until then whatever the
     reason: refused, no route, no such host). The connection is made in a thread of its own and given up at the
     deadline: a port that accepts and never answers would otherwise hold it forever, and one that answers
     something else (a web server) makes Dask fail in any way at all (a 3 EiB allocation)."""
@@ -125,20 +126,20 @@ def _connect(scheduler: str) -> Any:
 
     def connect() -> None:
         try:
-            outcome.append(Client(scheduler, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]  # untyped
+            outcome.append(Client(scheduler, timeout=timeout))  # type: ignore[no-untyped-call]  # untyped
         except BaseException as exc:  # noqa: B036 - reported below, in the caller's thread
             outcome.append(exc)
 
     thread = threading.Thread(target=connect, daemon=True, name="dask-connect")
     thread.start()
-    thread.join(CONNECT_TIMEOUT * 2)
+    thread.join(timeout * 2)
     if not outcome:
         raise ClusterError(f"the Dask scheduler at {scheduler} accepted the connection but did not answer within "
-                           f"{CONNECT_TIMEOUT * 2} s; is it a Dask scheduler?")
+                           f"{timeout * 2:g} s; is it a Dask scheduler?")
     result = outcome[0]
     if isinstance(result, OSError):
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} "
-                           f"(no answer within {CONNECT_TIMEOUT} s)") from result
+                           f"(no answer within {timeout:g} s)") from result
     if isinstance(result, BaseException):
         if not isinstance(result, Exception):
             raise result

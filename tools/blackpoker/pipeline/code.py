@@ -45,12 +45,16 @@ def _imports(path: Path, mtime_ns: int) -> frozenset[str]:
 def code_closure(modules: Iterable[str]) -> list[Path]:
     """The files of ``modules``, of every module they import, transitively, and of the packages holding them."""
     seen: set[Path] = set()
+    named: set[str] = set()  # each name looked up once: the files import the same modules many times over
     pending = list(modules)
     while pending:
-        module = pending.pop()
-        parts = module.split(".")
+        parts = pending.pop().split(".")
         for depth in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__ and a/b/__init__ too
-            path = module_file(".".join(parts[:depth]))
+            name = ".".join(parts[:depth])
+            if name in named:
+                continue
+            named.add(name)
+            path = module_file(name)
             if path is None or path in seen:
                 continue
             seen.add(path)
