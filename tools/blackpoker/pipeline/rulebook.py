@@ -10,7 +10,6 @@ book is rendered chapter by chapter as cached parts (see book.py).
 
 from __future__ import annotations
 
-import importlib
 import io
 import os
 import shutil
@@ -91,8 +90,6 @@ def sphinx_job(builder: str, definitions: Path, source: Path, work_dir: Path, ov
     runs in a child process that ends with it (``in_child``): at scale a Sphinx build takes a gigabyte, which the
     worker would otherwise keep while it lays out the book.
     """
-    for module in ("sphinx.application", "sphinx.builders.html", "blackpoker.sphinxext"):
-        importlib.import_module(module)  # imported once here, not again by every child
     in_child(_sphinx_job, builder, definitions, source, work_dir, overrides)
 
 
