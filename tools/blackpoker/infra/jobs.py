@@ -19,13 +19,11 @@ import heapq
 import itertools
 import multiprocessing
 import os
-import pickle
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError, Executor, Future, InvalidStateError, ProcessPoolExecutor
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 # priorities: higher first
 URGENT = 30  # on the book's critical path: single page, chapters, contents, index, joining
@@ -189,54 +187,6 @@ def die_with_parent(parent: int) -> None:
     prctl(pr_set_pdeathsig, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the signal was set
         os._exit(1)
-
-
-T = TypeVar("T")
-
-
-def in_child(fn: Callable[..., T], /, *args: Any) -> T:
-    """``fn(*args)`` in a forked child process that ends with it, so the memory it took is given back: a process
-    keeps its high-water mark, and a Sphinx build at scale (thousands of entries) reaches a gigabyte.
-
-    Only where forking is safe, a process with one thread (a pool's worker); elsewhere (the build's own process,
-    which runs threads; a system without fork) ``fn`` runs here. The child dies with this process; its result or
-    exception comes back pickled."""
-    if not hasattr(os, "fork") or threading.active_count() > 1:
-        return fn(*args)
-    parent = os.getpid()
-    read, write = os.pipe()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        os.close(read)
-        try:
-            die_with_parent(parent)
-            try:
-                outcome: tuple[bool, Any] = (True, fn(*args))
-            except BaseException as exc:  # handed to the parent, which raises it
-                outcome = (False, exc)
-            try:
-                data = pickle.dumps(outcome)
-            except Exception as exc:  # an unpicklable result or exception
-                data = pickle.dumps((False, RuntimeError(f"{fn.__name__} in a child process: {outcome[1]!r} ({exc})")))
-            with os.fdopen(write, "wb") as out:
-                out.write(data)
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as source:
-        data = source.read()
-    _, status = os.waitpid(pid, 0)
-    if not data:
-        raise RuntimeError(f"{fn.__name__} in a child process ended without a result (wait status {status})")
-    ok, value = pickle.loads(data)
-    if not ok:
-        raise value
-    result: T = value
-    return result
 
 
 def stop_pool(pool: ProcessPoolExecutor, *, now: bool) -> None:

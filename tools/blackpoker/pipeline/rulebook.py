@@ -19,7 +19,7 @@ from pathlib import Path
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.paths import SOURCE
 from blackpoker.infra.cache import fingerprint
-from blackpoker.infra.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, in_child, process_pool
+from blackpoker.infra.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
 from blackpoker.render.pdfparts import PartCache
 from blackpoker.sphinx_private import fix_single_html
 
@@ -86,14 +86,8 @@ def prepare_work(work_dir: Path, definitions: Path, source: Path, overrides: dic
 def sphinx_job(builder: str, definitions: Path, source: Path, work_dir: Path, overrides: dict[str, str] | None) -> None:
     """One Sphinx build in the kept environment: ``html`` into work/html, ``singlehtml`` into work/single.
 
-    On any failure the kept environment is thrown away: the next build starts afresh. In a pool's worker the build
-    runs in a child process that ends with it (``in_child``): at scale a Sphinx build takes a gigabyte, which the
-    worker would otherwise keep while it lays out the book.
+    On any failure the kept environment is thrown away: the next build starts afresh.
     """
-    in_child(_sphinx_job, builder, definitions, source, work_dir, overrides)
-
-
-def _sphinx_job(builder: str, definitions: Path, source: Path, work_dir: Path, overrides: dict[str, str] | None) -> None:
     try:
         if builder == "singlehtml":
             _sphinx("singlehtml", source, work_dir / "single", work_dir / "doctrees", definitions,
