@@ -85,14 +85,16 @@ def test_the_play_page_offers_the_projects_examples(tmp_path: Path) -> None:
 @pytest.mark.build
 def test_the_rulebook_shows_and_reports_a_project_example(tmp_path: Path) -> None:
     """The rulebook's worked examples and its verification report are the project's: an example it adds is
-    shown at its section and reported as verified; with an expectation that fails, the rulebook stops, naming
-    the file. The prose is the toolkit's (each {bp-examples} section needs its examples: the project copies
-    them, as `init` does)."""
+    shown at its section and reported as verified (so is one in a folder of its own); with an expectation that
+    fails, the rulebook stops, naming the file. The prose is the toolkit's (each {bp-examples} section needs its
+    examples: the project copies them, as `init` does)."""
     from blackpoker.pipeline.rulebook import build_rulebook
     definitions = _project(tmp_path)
     shutil.copytree(SCENARIOS, tmp_path / "scenarios")
     ours = tmp_path / "scenarios" / "examples" / "zz-ours.yaml"
     ours.write_text(_ours(), encoding="utf-8")
+    (tmp_path / "scenarios" / "mine").mkdir()  # a folder of the project's own: reported after the toolkit's three
+    (tmp_path / "scenarios" / "mine" / "ours-too.yaml").write_text(_ours(), encoding="utf-8")
     site = tmp_path / "site"
     build_rulebook(definitions, site, pdf=False, work_dir=tmp_path / "work", source=SOURCE)
     common = (site / "common.html").read_text(encoding="utf-8")
@@ -101,6 +103,7 @@ def test_the_rulebook_shows_and_reports_a_project_example(tmp_path: Path) -> Non
     assert 'id="vr-examples-zz-ours"' in report and "scenarios/examples/zz-ours.yaml" in report
     entry = report[report.index('id="vr-examples-zz-ours"'):]
     assert "項目を確認" in entry[:2000] and "未検証" not in entry[:2000]
+    assert report.index('id="vr-actions-') < report.index('id="vr-mine-ours-too"')
 
     ours.write_text(_ours(expect_life=3), encoding="utf-8")
     with pytest.raises(Exception) as raised:
