@@ -77,8 +77,8 @@ def make_the_lessons_move(p: Page) -> None:
     elif answer["choose"]:
         pg.click(f'#answers [data-move="{answer["move"]}"]')
     else:
-        for code in answer["keys"]:
-            pg.click(f'#hand [data-card="{code}"]')
+        for pick in answer["picks"]:
+            pg.click(f'#free [data-pick="{pick}"]')
         pg.click(f'#actions [data-action="{answer["action"]}"]')
         pg.wait_for_function(IDLE)
         if pg.is_visible("#variants"):
@@ -213,3 +213,126 @@ def test_from_the_rulebook_to_a_refusal_and_back_to_its_section(browser: Any, ru
         assert heading.startswith("2.10.1") and "アクションが持つ項目" in heading
         assert p.errors == []
         p.context.close()
+
+
+ENGLISH = ("field:", "card:", "character:", "request:", "player:", "soldier-summon", "counter", "undefined", "null",
+           "Error")
+
+
+def open_at(p: Page, base: str, lesson: str) -> Any:
+    pg = p.open(base + f"#lesson={lesson}")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    return pg
+
+
+def try_a_field_card(pg: Any, press: str = "click") -> None:
+    """05: the learner's soldier ♠4 as the key card of 兵士召喚: the rules' refusal, its section and the entry."""
+    soldier = pg.locator("#own [data-pick]", has_text="♠4")
+    getattr(soldier, press)()
+    getattr(pg.locator('#actions [data-action="soldier-summon"]'), press)()
+    pg.wait_for_selector("#feedback [data-refusal]")
+
+
+def try_a_wrong_target(pg: Any, press: str = "click") -> None:
+    """07: カウンター with ♣9, discarding ◇2, aimed at player B instead of a request on the stage."""
+    getattr(pg.locator('#hand [data-card="C9"]'), press)()
+    getattr(pg.locator('#actions [data-action="counter"]'), press)()
+    pg.wait_for_selector("#variants [data-try]")
+    getattr(pg.locator('#variants [data-slot="discards"][data-choice="card:D2"]'), press)()
+    getattr(pg.locator('#variants [data-slot="targets"]', has_text="プレイヤー B"), press)()
+    getattr(pg.locator("#variants [data-try]"), press)()
+    pg.wait_for_selector("#feedback [data-refusal]")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(browser: Any, base: str, scheme: str) -> None:
+    p = Page(browser, PHONE, color_scheme=scheme)
+    pg = open_at(p, base, "05-attack-block")
+    assert [b.text_content() for b in pg.query_selector_all("#own [data-pick]")] == [
+        "場 Aの一般兵[♠4](チャージ)", "場 Aの一般兵[♠9](チャージ)"], "the learner's soldiers, not the opponent's"
+    try_a_field_card(pg)
+    refusal = pg.text_content("#feedback [data-refusal]")
+    assert "2.10.1: 「兵士召喚」のキーカードは手札から選びます(場のキャラクターではありません)" in refusal
+    assert pg.get_attribute("#feedback [data-section]", "href") == "../common.html#sec-2-10-1"
+    entry = pg.locator("#feedback a", has_text="アクションリストで「兵士召喚」を見る")
+    assert entry.get_attribute("href") == "../actionlist/html/all.html#act-soldier-summon"
+    assert pg.locator("#own [data-pick]", has_text="♠4").get_attribute("aria-pressed") == "true"
+    assert p.step() == "ステップ 1 / 6", "a refused move does not advance"
+    text = pg.evaluate("document.body.innerText")
+    assert not [word for word in ENGLISH if word in text], text
+    assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert p.errors == []
+    p.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(browser: Any, base: str, scheme: str) -> None:
+    p = Page(browser, PHONE, color_scheme=scheme)
+    pg = open_at(p, base, "07-quick-magic")
+    try_a_wrong_target(pg)
+    refusal = pg.text_content("#feedback [data-refusal]")
+    assert "2.10.3: 対象は「" in refusal, refusal
+    assert pg.get_attribute("#feedback [data-section]", "data-section") == "2.10.3"
+    # the choices stay as they were, to change one and try again
+    pressed = [b.text_content() for b in pg.query_selector_all('#variants [data-choice][aria-pressed="true"]')]
+    assert pressed == ["◇2", "プレイヤー B"], pressed
+    text = pg.evaluate("document.body.innerText")
+    assert not [word for word in ENGLISH if word in text], text
+    pg.locator('#variants [data-slot="targets"]', has_text="プレイヤー B").click()
+    pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").click()
+    pg.click("#variants [data-try]")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    assert "よくできました" in pg.text_content("#feedback")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert p.errors == []
+    p.context.close()
+
+
+def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
+    """A phone with a touch screen: every move of a lesson made with taps (key card, action, payment and target
+    chosen one by one, passes), a wrong target refused on the way."""
+    p = Page(browser, PHONE, has_touch=True, is_mobile=True)
+    pg = p.page
+    pg.goto(base)
+    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+    assert pg.evaluate("matchMedia('(pointer: coarse)').matches"), "a touch screen"
+    pg.locator('[data-lesson="07-quick-magic"]').tap()
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    try_a_wrong_target(pg, "tap")
+    assert "2.10.3: 対象は「" in pg.text_content("#feedback [data-refusal]")
+    pg.locator('#variants [data-slot="targets"]', has_text="プレイヤー B").tap()
+    pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").tap()
+    pg.locator("#variants [data-try]").tap()
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    pg.locator("[data-pass]").tap()
+    pg.wait_for_selector('[data-lesson-done="07-quick-magic"]')
+    pg.locator("#to-list").tap()
+    assert pg.locator('[data-done-for="07-quick-magic"]').text_content() == "✓ 完了"
+    assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert p.errors == []
+    p.context.close()
+
+
+def test_a_payment_and_a_target_chosen_by_keyboard_only(browser: Any, base: str) -> None:
+    p = Page(browser, DESKTOP)
+    pg = open_at(p, base, "07-quick-magic")
+
+    def press(selector: str, key: str) -> None:
+        for _ in range(200):
+            pg.keyboard.press("Tab")
+            if pg.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+                pg.keyboard.press(key)
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
+    press('#hand [data-card="C9"]', "Space")
+    press('#actions [data-action="counter"]', "Enter")
+    pg.wait_for_selector("#variants [data-try]")
+    press('#variants [data-slot="discards"][data-choice="card:D2"]', "Space")
+    stage = pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").get_attribute("data-choice")
+    press(f'#variants [data-slot="targets"][data-choice="{stage}"]', "Space")
+    press("#variants [data-try]", "Enter")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    assert "よくできました" in pg.text_content("#feedback")
+    assert p.errors == []
+    p.context.close()

@@ -1,8 +1,10 @@
 // The guided tutorial: lessons played with the site's own simulator (the play page's worker.js). The learner
-// may try any action with any hand cards; the engine answers with the rules' refusal (and its section), the
-// ways to make a legal move, or the step's hint when a legal move is not the lesson's. Progress is kept in
-// localStorage. Stable hooks for tests: [data-card], [data-action], [data-move], [data-pass], [data-refusal],
-// [data-hint], [data-lesson-done]; window.bpTutorial.
+// may try any action with any of their cards (hand, field, trumps, rare card) as its key cards, then any payment
+// and targets; the engine answers with the rules' refusal (and its section), the ways to make a legal move, or
+// the step's hint when a legal move is not the lesson's. Progress is kept in localStorage. Stable hooks for
+// tests: [data-card] (a hand card), [data-pick] (any card to pick), [data-action], [data-move], [data-choice]
+// (a payment or target to choose), [data-try], [data-pass], [data-refusal], [data-hint], [data-lesson-done];
+// window.bpTutorial.
 
 import { connect, el, showLog } from "./engine.js";
 
@@ -15,7 +17,9 @@ let lessons = [];
 let lesson = null; // the lesson being played
 let view = null;
 let busy = false;
-const chosen = new Set(); // the hand cards chosen as key cards
+const chosen = new Set(); // the cards picked as key cards (tutorial.py's picks: a hand card's code, field:…)
+let offered = null; // the payments and targets offered for the action tried last (its "variants")
+const choices = new Set(); // the payments and targets the learner chose among them, as slot + " " + choice
 window.bpTutorial = { ready: false, ask: (command) => ask(command), lessons: () => lessons };
 
 const ask = connect({
@@ -126,6 +130,8 @@ async function run(command) {
 function show(v) {
   view = v;
   chosen.clear();
+  choices.clear();
+  offered = null;
   $("board").innerHTML = v.board; // drawn by the rulebook's renderer (render/board.py), text escaped there
   const chance = v.chance === null ? "ルールシステム" : v.chance;
   $("summary").textContent = `あなたは ${v.you} ・ 第${v.turn}ターン (ターンプレイヤー ${v.turn_player}) ・ チャンス ${chance}`
@@ -147,8 +153,10 @@ function show(v) {
     $("question-prompt").textContent = v.question.prompt;
     $("answers").replaceChildren(...v.question.options.map((o) => moveButton(o.move, o.text)));
   } else if (!v.done) {
-    $("hand").replaceChildren(...v.hand.map(cardButton));
+    $("hand").replaceChildren(...v.hand.map((card) => pickButton(card.code, card.text, { "data-card": card.code })));
     if (!v.hand.length) $("hand").append(el("p", { class: "muted" }, "手札はありません。"));
+    $("own").replaceChildren(...v.cards.map((card) => pickButton(card.pick, `${card.zone} ${card.text}`, {})));
+    $("own-box").hidden = !v.cards.length;
     $("actions").replaceChildren(...v.actions.map(actionButton));
   }
   if (v.done) {
@@ -160,16 +168,20 @@ function show(v) {
   }
 }
 
-function cardButton(card) {
-  const red = /^[♡◇]/.test(card.text);
-  const button = el("button", { type: "button", class: red ? "card red" : "card", "data-card": card.code, "aria-pressed": "false" },
-                    card.text);
+// a toggle: a card to pick as a key card, or a payment or target to choose (the set it goes in, and its name there)
+function toggle(set, name, text, attributes) {
+  const button = el("button", { type: "button", "aria-pressed": String(set.has(name)), ...attributes }, text);
   button.addEventListener("click", () => {
-    if (chosen.has(card.code)) chosen.delete(card.code);
-    else chosen.add(card.code);
-    button.setAttribute("aria-pressed", String(chosen.has(card.code)));
+    if (set.has(name)) set.delete(name);
+    else set.add(name);
+    button.setAttribute("aria-pressed", String(set.has(name)));
   });
   return button;
+}
+
+function pickButton(pick, text, attributes) {
+  const red = /^[♡◇]/.test(text);
+  return toggle(chosen, pick, text, { class: red ? "card red" : "card", "data-pick": pick, ...attributes });
 }
 
 function actionButton(action) {
@@ -221,30 +233,74 @@ function feedback(result) {
 }
 
 // --- the learner's moves ------------------------------------------------------------------------------------
+function keepPicked(keys) {
+  // the same position: the picked cards stay picked, to try another action with them
+  for (const pick of keys) {
+    chosen.add(pick);
+    const button = document.querySelector(`#free [data-pick="${CSS.escape(pick)}"]`);
+    if (button) button.setAttribute("aria-pressed", "true");
+  }
+}
+
 async function attempt(actionId) {
   const keys = [...chosen];
   const answer = await run({ command: "lesson-attempt", action: actionId, keys });
   if (!answer) return;
   const result = answer.result;
-  if (result.kind !== "ok") {
-    // the same position: the chosen cards stay chosen, to try another action with them
-    for (const code of keys) {
-      chosen.add(code);
-      const button = document.querySelector(`#hand [data-card="${code}"]`);
-      if (button) button.setAttribute("aria-pressed", "true");
-    }
-  }
+  if (result.kind !== "ok") keepPicked(keys);
   if (result.kind === "variants") {
-    // each way to pay the cost and choose the targets
-    const box = $("variants");
-    box.replaceChildren(el("p", { class: "question" }, `「${result.action}」の支払い方と対象を選んでください`),
-                        ...result.moves.map((m) => moveButton(m.move, m.text)));
-    box.hidden = false;
+    offered = result;
+    choices.clear();
+    showVariants();
     feedback(null);
-    box.querySelector("button").focus();
+    $("variants").querySelector("button").focus();
     return;
   }
   after(result);
+}
+
+function showVariants() {
+  // the ways the rules allow to pay the cost and choose the targets, then every choice, to try any of them
+  const box = $("variants");
+  const r = offered;
+  box.replaceChildren(el("p", { class: "question" }, `「${r.action}」の支払い方と対象を選んでください`));
+  if (r.moves.length) {
+    box.append(el("p", { class: "muted" }, "ルールに合う選び方:"), ...r.moves.map((m) => moveButton(m.move, m.text)));
+  }
+  if (r.slots.length) {
+    const own = el("div", { class: "compose" }, el("p", { class: "muted" }, "自分で選んで試す:"));
+    for (const slot of r.slots) {
+      const options = slot.options.map((o) => toggle(choices, `${slot.slot} ${o.choice}`, o.text,
+                                                     { class: "choice", "data-slot": slot.slot, "data-choice": o.choice }));
+      own.append(el("fieldset", { class: "slot" }, el("legend", {}, slot.label), el("div", { class: "options" }, ...options)));
+    }
+    const go = el("button", { type: "button", "data-try": "" }, `この選び方で「${r.action}」を起こす`);
+    go.addEventListener("click", () => request());
+    own.append(go);
+    box.append(own);
+  }
+  box.hidden = false;
+}
+
+async function request() {
+  const r = offered;
+  const chosenNow = {};
+  for (const slot of r.slots) chosenNow[slot.slot] = [];
+  for (const name of choices) {
+    const [slot, choice] = name.split(" ");
+    chosenNow[slot].push(choice);
+  }
+  const kept = new Set(choices);
+  const answer = await run({ command: "lesson-request", action: r.id, keys: r.picks, chosen: chosenNow });
+  if (!answer) return;
+  if (answer.result.kind !== "ok") {
+    // the same position: the picked cards and the choices stay, to change one and try again
+    keepPicked(r.picks);
+    offered = r;
+    for (const name of kept) choices.add(name);
+    showVariants();
+  }
+  after(answer.result);
 }
 
 async function pick(move) {

@@ -41,10 +41,17 @@ def cli() -> None:
 @definitions_argument
 @definitions_option
 def check(directory: Path | None, definitions: Path | None) -> None:
-    """Validate the definitions (schema, semantic checks, simulator coverage). Exit 2 on any problem."""
+    """Validate the definitions (schema, semantic checks, simulator coverage) and play the guided tutorial's
+    lessons with them, as the build does. Exit 2 on any problem."""
+    from blackpoker.core import paths
     from blackpoker.core.summary import summary
+    from blackpoker.sim.scenario.lesson import load_lessons
     rules = load(one_folder(directory, definitions), simulator=True)
-    echo(summary(rules))
+    try:
+        lessons = load_lessons(rules, paths.TUTORIAL)  # read here, so that a test may point it elsewhere
+    except DefinitionErrors as exc:
+        report_definition_errors(exc)
+    echo(f"{summary(rules)} | tutorial: {len(lessons)} lessons played")
 
 
 @cli.command()

@@ -237,9 +237,9 @@ STEPS: tuple[Step, ...] = (
          code=(*LOADING, "blackpoker.pipeline.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
          pipeline=_rulebook, lead=True),
     # the runtime's files are keyed by the lock (version and integrity hash), which `blackpoker fetch-pyodide` checks
-    Step("play", "play page (Pyodide)", _play, ("templates/play", "scenarios"),
+    Step("play", "play page (Pyodide)", _play, ("templates/play", "templates/shared", "scenarios"),
          code=(*LOADING, "blackpoker.pipeline.playpage", "blackpoker.play.browser", "blackpoker.sim.scenario"), prose=False),
-    Step("tutorial", "guided tutorial (lessons verified)", _tutorial, ("tutorial", "templates/play", "source"),
+    Step("tutorial", "guided tutorial (lessons verified)", _tutorial, ("tutorial", "templates/play", "templates/shared", "source"),
          code=(*LOADING, "blackpoker.pipeline.tutorialpage", "blackpoker.play.browser", "blackpoker.sim.scenario"),
          prose=False),
     Step("official-paths", "the official site's paths", _official_paths,
@@ -248,7 +248,7 @@ STEPS: tuple[Step, ...] = (
 CODE = ("schemas", "pyproject.toml", "tools/blackpoker/pipeline/build.py")  # what every step depends on
 # the 版の違い pages, written by every build of several editions (not a cached step: they take a moment)
 CHANGES_CODE = ("blackpoker.pipeline.editions", "blackpoker.render.diffpage")
-CHANGES_INPUTS = ("templates/diff",)
+CHANGES_INPUTS = ("templates/diff", "templates/shared")
 LEAD_WAIT = 2.0  # seconds the other steps wait at most for the lead pipeline's first job
 STOP_WAIT = 60.0  # seconds a stopped build waits at most for its pipeline threads to end
 

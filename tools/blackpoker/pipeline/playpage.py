@@ -16,15 +16,12 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
-
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import PACKAGE, SCENARIOS, TEMPLATES
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.pipeline.code import code_closure
 from blackpoker.pipeline.pyodide import runtime, runtime_files
-from blackpoker.render.fonts import stylesheet as font_stylesheet
+from blackpoker.render.pages import page_environment
 
 TEMPLATE_DIR = TEMPLATES / "play"
 STATIC = ("play.js", "engine.js", "worker.js", "snapshot.js", "play.css")
@@ -86,11 +83,9 @@ def regulations(rules: Rules) -> list[dict[str, Any]]:
 
 
 def render_page(rules: Rules) -> str:
-    env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     rt = runtime()
-    return env.get_template("index.html").render(
-        bp_fonts=Markup(font_stylesheet()), edition=rules.edition, regulations=regulations(rules), opponents=OPPONENTS, strengths=STRENGTHS,
+    return page_environment(TEMPLATE_DIR).get_template("index.html").render(
+        edition=rules.edition, regulations=regulations(rules), opponents=OPPONENTS, strengths=STRENGTHS,
         default_strength=DEFAULT_STRENGTH, runtime_version=rt.version,
         regulations_json=json.dumps(regulations(rules), ensure_ascii=False))
 

@@ -13,39 +13,16 @@ import re
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
-
-from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import TEMPLATES, TUTORIAL
 from blackpoker.infra.fsutil import write_atomic
-from blackpoker.render.fonts import stylesheet as font_stylesheet
-from blackpoker.sim.scenario.lesson import Lesson
+from blackpoker.render.pages import page_environment
+from blackpoker.sim.scenario.lesson import Lesson, load_lessons
 
 PAGE = "tutorial.html"  # in play/, beside the play page: the same worker, styles and engine
 STATIC = ("tutorial.js", "tutorial.css")
 LESSONS = "tutorial/lessons.json"
 LABEL = re.compile(r"^\(sec-(\d+(?:-\d+)*)\)=\s*\n+#+ +(.+?)\s*$", re.MULTILINE)  # a numbered section in source/*.md
-
-
-def load_lessons(rules: Rules, folder: Path = TUTORIAL) -> list[tuple[str, Lesson]]:
-    """Every lesson (by file stem, in file order) read and played; every problem of every file, located. A lesson
-    the loaded rules cannot verify (written for other editions, or an edition the simulator does not play: the
-    scenarios' own rule, ``sim/scenario/coverage.py``) is left out, as the build leaves out such a scenario."""
-    from blackpoker.sim.scenario import load_lesson, unverified
-    out: list[tuple[str, Lesson]] = []
-    errors: list[DefinitionError] = []
-    for path in sorted(folder.glob("*.yaml")):
-        if unverified(rules, path, f"tutorial/{path.name}") is not None:
-            continue
-        try:
-            out.append((path.stem, load_lesson(path, rules, display_name=f"tutorial/{path.name}")))
-        except DefinitionErrors as exc:
-            errors += exc.errors
-    if errors:
-        raise DefinitionErrors(errors)
-    return out
 
 
 def section_links(prose: Path) -> dict[str, dict[str, str]]:
@@ -71,13 +48,12 @@ def lesson_data(stem: str, lesson: Lesson) -> dict[str, Any]:
 
 
 def render_page(rules: Rules, lessons: list[dict[str, Any]], sections: dict[str, dict[str, str]]) -> str:
-    env = Environment(loader=FileSystemLoader(TEMPLATES / "play"), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env = page_environment(TEMPLATES / "play")
     levels: dict[str, list[dict[str, Any]]] = {}
     for lesson in lessons:
         levels.setdefault(lesson["level"], []).append(lesson)
     return env.get_template(PAGE).render(
-        bp_fonts=Markup(font_stylesheet()), edition=rules.edition, levels=levels,
+        edition=rules.edition, levels=levels,
         sections_json=json.dumps(sections, ensure_ascii=False, sort_keys=True))
 
 

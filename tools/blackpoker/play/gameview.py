@@ -121,7 +121,7 @@ def _places(state: GameState, viewer: int) -> dict[tuple[int, Card], Place]:
 _HIDDEN_BULWARK = re.compile(r"(?P<who>[AB])の防壁\[[^\]]*\]\((?P<state>[^)・]*)・裏\)")
 
 
-def _private(line: str, viewer: int) -> str:
+def private_to(line: str, viewer: int) -> str:
     """A play-by-play line with the opponent's face-down bulwarks' cards hidden (2.11.1: 非公開 to the viewer)."""
     other = PLAYER_NAMES[1 - viewer]
     return _HIDDEN_BULWARK.sub(lambda m: (f"{other}の防壁[伏せ]({m['state']}・裏)" if m["who"] == other else m[0]), line)
@@ -151,7 +151,7 @@ def play_by_play(game: Game) -> list[list[list[str]]]:
 def log_of(state: GameState, viewer: int) -> list[list[list[str]]]:
     """The play-by-play as ``viewer`` may read it, each action name linked to its entry."""
     names = {a.name: action_href(a) for a in state.rules.actions}
-    return [linked(_private(line, viewer), names) for line in state.events or []]
+    return [linked(private_to(line, viewer), names) for line in state.events or []]
 
 
 def view(game: Game) -> dict[str, Any]:

@@ -2,11 +2,16 @@
 
 A lesson (``tutorial/*.yaml``, verified and written as JSON by the build: ``pipeline/tutorialpage.py``) is a
 starting position and a script. The opponent's moves are played as scripted; at each of the learner's moves
-the learner may try anything: an action of the regulation with any of their hand cards as its key cards
-(:func:`blackpoker.sim.probe.try_request`), one of the ways the rules allow to pay and target it, passing, or an
-answer to an effect's question. The rules refuse what they do not allow, with their own text and its section;
-a legal move that is not the lesson's is answered with the step's hint; the lesson's move is played and the
-lesson goes on.
+the learner may try anything: an action of the regulation with any of their cards as its key cards (hand cards,
+characters on the field, trumps, rare cards: :func:`blackpoker.sim.probe.try_request`), then any payment and
+targets (the ones the rules allow, offered as moves, or any others the learner chooses:
+:func:`blackpoker.sim.probe.try_made`), passing, or an answer to an effect's question. The rules refuse what
+they do not allow, with their own text and its section; a legal move that is not the lesson's is answered with
+the step's hint; the lesson's move is played and the lesson goes on.
+
+A card the learner picks is named as the page names it (a *pick*): a hand card by its code (``S5``), else by its
+place: ``field:<uid>`` (a character of theirs), ``trump:<uid>``, ``rare:<code>``. A choice of payment or target
+is ``<kind>:<ref>`` (``character:3``, ``player:1``, ``request:7``, ``trump:2``, ``card:D2``).
 """
 
 from __future__ import annotations
@@ -15,19 +20,20 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from blackpoker.core.cards import parse_card
+from blackpoker.core.cards import Card, parse_card
 from blackpoker.core.model import Rules
-from blackpoker.play.gameview import action_href, decision_text_of, log_of, option_text, variant_text
+from blackpoker.play.gameview import action_href, decision_text_of, log_of, option_text, private_to, variant_text
 from blackpoker.play.position import decode_state
 from blackpoker.play.session import PlayError
 from blackpoker.render.board import board_svg
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
-from blackpoker.sim.engine import apply, legal_decisions
+from blackpoker.sim.engine import apply, legal_decisions, target_text
 from blackpoker.sim.game_errors import IllegalDecision
-from blackpoker.sim.probe import try_request
+from blackpoker.sim.probe import try_made, try_request
 from blackpoker.sim.record import decode_decision
-from blackpoker.sim.requests import available_actions
-from blackpoker.sim.state import PLAYER_NAMES, GameState
+from blackpoker.sim.requests import available_actions, cost_letters, key_character_of
+from blackpoker.sim.state import PLAYER_NAMES, GameState, Payment, Target
+from blackpoker.sim.text import char_text
 
 SECTION = re.compile(r"^(\d+(?:\.\d+)*)\s*:")  # a refusal names its rule first: 「2.10.3: …」
 
@@ -82,20 +88,43 @@ class Tutorial:
         return self.steps[self.index]
 
     # --- the learner's moves --------------------------------------------------------------------------------
-    def attempt(self, action_id: str, codes: list[str]) -> dict[str, Any]:
-        """The learner names an action with these hand cards as its key cards: the rules' refusal, the ways
-        to make it (when there are several), or the move itself (when there is one)."""
+    def _keys(self, action_id: str, picks: list[str]) -> tuple[tuple[Card, ...], int | None]:
+        """The key cards and key soldier of a request from the learner's picks (see the module's docstring)."""
+        keys: list[Card] = []
+        chars: list[int] = []
+        for pick in picks:
+            zone, _, ref = pick.rpartition(":")
+            if zone == "field":
+                chars.append(int(ref))
+            elif zone == "trump":
+                trump = self.state.find_trump(int(ref))
+                if trump is None:
+                    raise PlayError(f"no trump {ref}")
+                keys.append(trump.card)
+            elif zone in ("", "rare"):
+                keys.append(parse_card(ref))
+            else:
+                raise PlayError(f"unknown pick {pick!r}")
+        return tuple(keys), key_character_of(self.state, action_id, chars)
+
+    def _refused(self, action_id: str, exc: IllegalDecision) -> dict[str, Any]:
+        known = {a.id: a for a in self.rules.actions}
+        action = known.get(action_id)
+        return {"kind": "refused", "rule": exc.rule, "section": section_of(exc.rule),
+                "action": action.name if action else action_id, "entry": action_href(action) if action else None}
+
+    def attempt(self, action_id: str, picks: list[str]) -> dict[str, Any]:
+        """The learner names an action with these cards as its key cards: the rules' refusal, or the ways to
+        make it and the payments and targets to choose from (when there is a choice to make), or the move
+        itself (when there is none)."""
         self._step()
-        keys = tuple(parse_card(c) for c in codes)
         try:
-            found = try_request(self.state, self.learner, action_id, keys)
+            keys, key_character = self._keys(action_id, picks)
+            found = try_request(self.state, self.learner, action_id, keys, key_character)
         except IllegalDecision as exc:
-            known = {a.id: a for a in self.rules.actions}
-            action = known.get(action_id)
-            return {"kind": "refused", "rule": exc.rule, "section": section_of(exc.rule),
-                    "action": action.name if action else action_id,
-                    "entry": action_href(action) if action else None}
-        if len(found) == 1:
+            return self._refused(action_id, exc)
+        slots = self._slots(action_id)
+        if len(found) == 1 and not slots:
             return self.pick(found[0])
         legal = legal_decisions(self.state)
         moves = []
@@ -103,7 +132,57 @@ class Tutorial:
             d = legal[i]
             assert isinstance(d, RequestAction)
             moves.append({"move": i, "text": variant_text(self.state, d)})
-        return {"kind": "variants", "action": self.rules.action(action_id).name, "moves": moves}
+        return {"kind": "variants", "action": self.rules.action(action_id).name, "id": action_id, "picks": picks,
+                "moves": moves, "slots": slots}
+
+    def _slots(self, action_id: str) -> list[dict[str, Any]]:
+        """What the learner chooses to pay and target ``action_id``: every cost letter B, D, S and the target,
+        each with everything the learner could point at (legal or not: the rules refuse the wrong ones)."""
+        state, me = self.state, self.learner
+        action = self.rules.action(action_id)
+        letters = cost_letters(state, me, action)
+        characters = [{"choice": f"character:{ch.uid}", "text": private_to(char_text(ch), me)}
+                      for ch in state.characters()]
+        slots = []
+        for letter, slot, label, unit in (("B", "bulwarks", "コスト B: ドライブする防壁を", "体"),
+                                          ("D", "discards", "コスト D: 捨てる手札を", "枚"),
+                                          ("S", "sacrifices", "コスト S: 墓地に移すキャラクターを", "体")):
+            count = letters.count(letter)
+            if not count:
+                continue
+            options = characters if letter != "D" else [{"choice": f"card:{c.code}", "text": str(c)}
+                                                        for c in state.players[me].hand]
+            slots.append({"slot": slot, "label": f"{label}{count}{unit}", "count": count, "options": options})
+        spec = action.target_spec
+        if spec is not None:
+            others: list[dict[str, Any]] = [{"choice": f"player:{i}", "text": f"プレイヤー {PLAYER_NAMES[i]}"}
+                                            for i in (0, 1)]
+            others += [{"choice": f"request:{r.uid}", "text": f"ステージの{target_text(state, 'request', r.uid)}"}
+                       for r in reversed(state.stage)]
+            others += [{"choice": f"trump:{t.uid}", "text": private_to(target_text(state, "trump", t.uid), me)}
+                       for p in state.players for t in p.trumps]
+            slots.append({"slot": "targets", "label": f"対象を{spec.count}つ: {action.target}", "count": spec.count,
+                          "options": characters + others})
+        return slots
+
+    def request(self, action_id: str, picks: list[str], chosen: dict[str, list[str]]) -> dict[str, Any]:
+        """The learner's own payment and targets for the action with these key cards (``chosen``: slot → the
+        choices, as :meth:`_slots` names them): the rules' refusal, or the move (the lesson's, or the hint)."""
+        self._step()
+        try:
+            keys, key_character = self._keys(action_id, picks)
+            action = self.rules.action(action_id)
+            refs = {slot: [_choice(c) for c in chosen.get(slot, [])] for slot in ("bulwarks", "discards", "sacrifices",
+                                                                                   "targets")}
+            payment = Payment(tuple(int(r) for _, r in refs["bulwarks"]),
+                              cost_letters(self.state, self.learner, action).count("L"),
+                              tuple(parse_card(str(r)) for _, r in refs["discards"]),
+                              tuple(int(r) for _, r in refs["sacrifices"]))
+            targets = tuple(Target(kind, int(r)) for kind, r in refs["targets"])
+            move = try_made(self.state, self.learner, RequestAction(action_id, keys, payment, targets, key_character))
+        except IllegalDecision as exc:
+            return self._refused(action_id, exc)
+        return self.pick(move)
 
     def pass_move(self) -> dict[str, Any]:
         self._step()
@@ -142,11 +221,25 @@ class Tutorial:
         else:
             name = self.rules.action(d.action_id).name
             cards = "・".join(str(c) for c in d.keys)
-            out["how"] = (f"手札の {cards} を選んでから" if d.keys else "カードを選ばずに") + f"「{name}」を選ぶ"
-            out.update(action=d.action_id, keys=[c.code for c in d.keys])
+            how = f"手札の {cards} を選んでから" if d.keys else "カードを選ばずに"
+            if d.key_character is not None:
+                how = f"場の {char_text(self.state.character(d.key_character))} を選んでから"
+            out["how"] = how + f"「{name}」を選ぶ"
+            picks = [c.code for c in d.keys] + ([] if d.key_character is None else [f"field:{d.key_character}"])
+            out.update(action=d.action_id, keys=[c.code for c in d.keys], picks=picks)
         return out
 
     # --- what the page shows --------------------------------------------------------------------------------
+    def _own_cards(self) -> list[dict[str, Any]]:
+        """The learner's cards beyond the hand that a key card might be taken from: characters on the field,
+        trumps and rare cards (each a pick; the rules refuse the ones an action does not take)."""
+        me = self.state.players[self.learner]
+        cards = [{"pick": f"field:{ch.uid}", "zone": "場", "text": char_text(ch)} for ch in me.field]
+        cards += [{"pick": f"trump:{t.uid}", "zone": "切札", "text": f"{t.card}" + ("(表)" if t.face_up else "(裏)")}
+                  for t in me.trumps]
+        cards += [{"pick": f"rare:{c.code}", "zone": "レアカード", "text": str(c)} for c in me.rare]
+        return cards
+
     def view(self) -> dict[str, Any]:
         state, me = self.state, PLAYER_NAMES[self.learner]
         mine = [i for i, s in enumerate(self.steps) if s.player == self.learner]
@@ -166,14 +259,23 @@ class Tutorial:
             "step": sum(1 for i in mine if i < self.index) + (0 if self.done else 1), "steps": len(mine),
             "narration": list(self.narration), "log": log_of(state, self.learner),
             "hand": [{"code": c.code, "text": str(c)} for c in state.players[self.learner].hand],
+            "cards": self._own_cards(),
             "actions": [{"id": a.id, "name": a.name, "shorthand": a.shorthand} for a in available_actions(state)],
             "question": question,
         }
 
 
+def _choice(text: str) -> tuple[str, str]:
+    """A payment or target choice ``kind:ref`` as its two parts."""
+    kind, _, ref = text.partition(":")
+    if not ref:
+        raise PlayError(f"unknown choice {text!r}")
+    return kind, ref
+
+
 def run(tutorial: Tutorial | None, rules: Rules, command: dict[str, Any]) -> tuple[Tutorial | None, dict[str, Any]]:
-    """One of the page's lesson commands: ``lesson`` (start one), ``attempt``, ``pick``, ``pass``, ``answer``;
-    every answer carries the view after it."""
+    """One of the page's lesson commands: ``lesson`` (start one), ``attempt``, ``request``, ``pick``, ``pass``,
+    ``answer``; every answer carries the view after it."""
     name = command.get("command")
     if name == "lesson":
         tutorial = Tutorial(rules, command["lesson"])
@@ -182,6 +284,9 @@ def run(tutorial: Tutorial | None, rules: Rules, command: dict[str, Any]) -> tup
         raise PlayError("no lesson has started")
     if name == "lesson-attempt":
         result = tutorial.attempt(str(command["action"]), [str(c) for c in command.get("keys", [])])
+    elif name == "lesson-request":
+        chosen = {str(slot): [str(c) for c in refs] for slot, refs in dict(command.get("chosen", {})).items()}
+        result = tutorial.request(str(command["action"]), [str(c) for c in command.get("keys", [])], chosen)
     elif name == "lesson-pick":
         result = tutorial.pick(int(command["move"]))
     elif name == "lesson-pass":

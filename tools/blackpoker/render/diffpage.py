@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from blackpoker.core.editiondiff import EntryRef, RulesDiff
 from blackpoker.core.paths import TEMPLATES
-from blackpoker.render.fonts import stylesheet as font_stylesheet
+from blackpoker.render.pages import page_environment
 
 TEMPLATE_DIR = TEMPLATES / "diff"
 
@@ -36,7 +35,5 @@ def diff_html(diff: RulesDiff, *, link: Callable[[EntryRef], str | None] = lambd
               back: Link | None = None) -> str:
     """The page; ``link`` gives an entry's address in the new edition (None: no link), ``back`` a link above
     the title (the site's way back to the lists)."""
-    env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    return env.get_template("diff.html").render(bp_fonts=Markup(font_stylesheet()), diff=diff, title=title(diff),
-                                                link=link, back=back, visible=visible)
+    return page_environment(TEMPLATE_DIR).get_template("diff.html").render(
+        diff=diff, title=title(diff), link=link, back=back, visible=visible)

@@ -16,9 +16,19 @@ def read_checked(path: Path, schema: str, rules: Rules, display_name: str | None
     """The file parsed and valid against ``schema``, for the loaded ruleset's version; raises
     :class:`DefinitionErrors` with located problems."""
     # a link that leads out of the file's own folder (to /etc/passwd) is refused unread, as in the definitions
+    return checked(parsed(path, display_name), schema, rules)
+
+
+def parsed(path: Path, display_name: str | None = None) -> SourceFile:
+    """The file parsed (not yet validated); raises :class:`DefinitionErrors` with located problems."""
     src, problems = parse_yaml(path, display_name or str(path), folder=path.parent)
     if src is None or problems:
         raise DefinitionErrors(problems)
+    return src
+
+
+def checked(src: SourceFile, schema: str, rules: Rules) -> SourceFile:
+    """A parsed file valid against ``schema``, for the loaded ruleset's version (see :func:`read_checked`)."""
     errors = list(validate(src, schema))
     if errors:
         raise DefinitionErrors(errors)

@@ -267,20 +267,37 @@ def regulation_name(state: GameState) -> str:
     return f"{name} + {state.rules.frame(state.frame).name}" if state.frame else name
 
 
+def key_character_of(state: GameState, action_id: str, chosen: Sequence[int]) -> int | None:
+    """The key soldier of a request from the characters a player chose as its key cards (the tutorial lets a
+    learner choose any): none or the first, which :func:`check_request` then checks; several for an action whose
+    key card is a soldier are refused here (a request has one key soldier)."""
+    if len(chosen) > 1 and action_id in _plans(state).ids:
+        action = lookup.action(state.rules, action_id)
+        if key_zone(action) == "field":
+            raise IllegalDecision(f"2.10.1: 「{action.name}」のキーカードは「{action.key_card}」です(場の兵士は1体だけ選びます)",
+                                  _where(state))
+    return chosen[0] if chosen else None
+
+
 def _check_keys(state: GameState, player: int, action: Action, req: RequestAction) -> None:
     zone = key_zone(action)
     if zone == "field":  # 兵士起因: the key card is a soldier on your field, driven as cost K
         if req.keys:
-            raise IllegalDecision(f"2.10.1: 「{action.name}」のキーカードは場の兵士です(手札のカードではありません)", _where(state))
+            raise IllegalDecision(f"2.10.1: 「{action.name}」のキーカードは場の兵士です(手札や切札のカードではありません)",
+                                  _where(state))
         if req.key_character not in key_soldiers(state, player, action):
             raise IllegalDecision(f"2.10.1: キーカードは「{action.key_card}」(チャージ状態、コスト K でドライブ)"
                                   "を満たす自分の兵士です", _where(state))
         return
     if req.key_character is not None:
-        raise IllegalDecision(f"2.10.1: 「{action.name}」のキーカードは場の兵士ではありません", _where(state))
+        where = "自分のレアカード" if zone == "rare" else "手札"
+        raise IllegalDecision(f"2.10.1: 「{action.name}」のキーカードは{where}から選びます(場のキャラクターではありません)",
+                              _where(state))
     if zone == "rare":  # ruling rare-card-key
         if len(req.keys) != 1 or req.keys[0] not in state.players[player].rare:
-            raise IllegalDecision(f"「{action.name}」のキーカードは自分のレアカード1枚です(裁定 rare-card-key)", _where(state))
+            ruling = state.rules.ruling("rare-card-key").title
+            raise IllegalDecision(f"2.10.1: 「{action.name}」のキーカードは自分のレアカード1枚です(裁定「{ruling}」)",
+                                  _where(state))
         return
     hand = list(state.players[player].hand)
     for c in req.keys:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.core.model import Rules
-from blackpoker.core.yamlsource import parse_yaml
+from blackpoker.core.yamlsource import SourceFile, parse_yaml
 from blackpoker.sim.effects import FOLLOWS, TRIGGERED, simulates
 from blackpoker.sim.files import editions_of
 from blackpoker.sim.frames import SETUPS
@@ -37,7 +37,14 @@ def unverified(rules: Rules, path: Path, display_name: str | None = None) -> Unv
     """Why the scenario at ``path`` cannot be verified with ``rules``; None when it can (for a simulated edition,
     whenever it is written for it), or when the file is malformed (loading it reports that, located)."""
     src, problems = parse_yaml(path, display_name or str(path), folder=path.parent)
-    if src is None or problems or not isinstance(src.data, dict):
+    if src is None or problems:
+        return None
+    return unverified_source(rules, src, path)
+
+
+def unverified_source(rules: Rules, src: SourceFile, path: Path) -> Unverified | None:
+    """:func:`unverified` of a file already parsed (a caller that loads it next parses it once)."""
+    if not isinstance(src.data, dict):
         return None
     data: dict[str, Any] = src.data
     reason = _other_edition(rules, data) if rules.edition.simulated else _reason(rules, data)

@@ -15,17 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.core.cards import Card
-from blackpoker.core.errors import DefinitionErrors
+from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.model import Rules
+from blackpoker.core.paths import TUTORIAL
+from blackpoker.core.yamlsource import SourceFile
 from blackpoker.sim.decisions import Decision, RequestAction
 from blackpoker.sim.engine import apply, current_player, legal_decisions
-from blackpoker.sim.files import read_checked
+from blackpoker.sim.files import checked, parsed
 from blackpoker.sim.frames import SetupError
 from blackpoker.sim.game_errors import IllegalDecision
-from blackpoker.sim.probe import try_request
+from blackpoker.sim.probe import try_made, try_request
+from blackpoker.sim.scenario.coverage import unverified_source
 from blackpoker.sim.scenario.expect import ScenarioResult, _check
 from blackpoker.sim.scenario.load import framed
-from blackpoker.sim.scenario.refs import PLAYER_INDEX, Located, Scenario, action_at, cards_at, located
+from blackpoker.sim.scenario.refs import PLAYER_INDEX, Located, Scenario, located
 from blackpoker.sim.scenario.run import decision_at
 from blackpoker.sim.scenario.start import build_start
 from blackpoker.sim.state import GameState, player_name
@@ -35,11 +38,14 @@ SCHEMA = "lesson.schema.json"
 
 @dataclass(frozen=True)
 class Mistake:
-    """A move the learner may try at a step, and a part of the rules' refusal of it."""
+    """A move the learner may try at a step, and a part of the rules' refusal of it: an action with key cards
+    (and a key character), tried as the page tries it, or a whole request with the payment and targets written."""
 
     action_id: str
     keys: tuple[Card, ...]
     refusal: str
+    key_character: int | None = None
+    request: RequestAction | None = None  # the payment and targets the learner chose (None: the page's first ones)
 
 
 @dataclass(frozen=True)
@@ -70,9 +76,10 @@ class Lesson:
 
 
 
-def load_lesson(path: Path, rules: Rules, display_name: str | None = None) -> Lesson:
-    """Read, validate and play one lesson; raises :class:`DefinitionErrors` with located problems."""
-    src = read_checked(path, SCHEMA, rules, display_name)
+def load_lesson(path: Path, rules: Rules, display_name: str | None = None, src: SourceFile | None = None) -> Lesson:
+    """Read (unless ``src`` is the file already parsed), validate and play one lesson; raises
+    :class:`DefinitionErrors` with located problems."""
+    src = checked(src if src is not None else parsed(path, display_name), SCHEMA, rules)
     scenario = framed(src, rules)
     try:
         start = build_start(scenario, rules, record=True)
@@ -89,6 +96,25 @@ def load_lesson(path: Path, rules: Rules, display_name: str | None = None) -> Le
         raise DefinitionErrors([src.error(("steps",), "no move of the learner; expected at least one")])
     return Lesson(src.name, data["title"], data["section"], data["format"], data.get("frame"), learner,
                   data["goal"], data["done"], start, steps)
+
+
+def load_lessons(rules: Rules, folder: Path = TUTORIAL) -> list[tuple[str, Lesson]]:
+    """Every lesson (by file stem, in file order) read and played; every problem of every file, located. A lesson
+    the loaded rules cannot verify (written for other editions, or an edition the simulator does not play: the
+    scenarios' own rule, ``sim/scenario/coverage.py``) is left out, as the build leaves out such a scenario."""
+    out: list[tuple[str, Lesson]] = []
+    errors: list[DefinitionError] = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            src = parsed(path, f"tutorial/{path.name}")  # once, for both questions (check is meant to be quick)
+            if unverified_source(rules, src, path) is not None:
+                continue
+            out.append((path.stem, load_lesson(path, rules, src=src)))
+        except DefinitionErrors as exc:
+            errors += exc.errors
+    if errors:
+        raise DefinitionErrors(errors)
+    return out
 
 
 def _play(scenario: Scenario, state: GameState, learner: int, items: list[dict[str, Any]]) -> tuple[LessonStep, ...]:
@@ -139,10 +165,15 @@ def _offered(state: GameState, decision: Decision, path: tuple[Any, ...]) -> Dec
 
 def _mistake(state: GameState, player: int, item: dict[str, Any], path: tuple[Any, ...]) -> Mistake:
     """A listed mistake, checked: the engine must refuse it, with the text given."""
-    mistake = Mistake(action_at(state.rules, item["request"], path + ("request",)),
-                      cards_at(item.get("keys", []), path + ("keys",)), item["refusal"])
+    written = decision_at(state, {**item, "player": player_name(player)}, path)
+    assert isinstance(written, RequestAction)
+    made = written if "cost" in item or "targets" in item else None
+    mistake = Mistake(written.action_id, written.keys, item["refusal"], written.key_character, made)
     try:
-        try_request(state, player, mistake.action_id, mistake.keys)
+        if made is None:
+            try_request(state, player, mistake.action_id, mistake.keys, mistake.key_character)
+        else:
+            try_made(state, player, made)
     except IllegalDecision as exc:
         if mistake.refusal not in exc.rule:
             raise Located(path + ("refusal",), f"the engine refuses it with '{exc.rule}'; expected a refusal "
