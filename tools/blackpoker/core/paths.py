@@ -9,7 +9,8 @@ checkout sees the repository folders themselves.
 
 The definitions a command reads are whatever folder the user names, else ``definitions/`` of the current
 folder, else these packaged ones (:data:`DEFINITIONS`: the checkout's ``definitions/``, or v8.1 as the wheel
-carries it, which ``blackpoker init`` copies into a new rules project).
+carries it, which ``blackpoker init`` copies into a new rules project). A build of such a project reads the
+prose and the scenarios beside its definitions (:func:`prose_folder`, :func:`scenarios_folder`), else the toolkit's.
 """
 
 from __future__ import annotations
