@@ -35,8 +35,8 @@ def _group(item: pytest.Item) -> str | None:
     """The pytest-xdist group of a test: the tests that read the one rulebook build share a worker, so it is built
     once; so do the tests of a module's build fixture, and the other tests of a module that share a module fixture
     (rendered pages, a browser); the rest go wherever a worker is free."""
-    given = item.get_closest_marker("xdist_group")  # a test that asks for a build at run time says so itself
-    if given is not None:
+    given = item.get_closest_marker("xdist_group")  # a test that asks for a build at run time says so itself;
+    if given is not None:  # so does a module that splits its long tests into groups (test_play_browser.py)
         return str(given.args[0])
     names = set(getattr(item, "fixturenames", ()))
     if "built_rulebook" in names:

@@ -17,7 +17,7 @@ from blackpoker.core.paths import DEFINITIONS
 from blackpoker.render.actionlist.html import render_pages
 from blackpoker.render.officialpaths import RULEBOOK_PDFS, moved_pages, redirect_page, same_paths, write_redirects
 from editions import OFFICIAL_IDS, edition
-from htmlcheck import ids_of, redirect_route
+from htmlcheck import ids_of, ids_on_disk, redirect_route
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +108,7 @@ def test_rulebook_pages_answer_to_official_anchors(built_rulebook: tuple[Path, P
 def test_redirect_pages_keep_the_fragment_and_find_every_entry(rules: Rules, renamed: Rules, tmp_path: Path,
                                                               built_rulebook: tuple[Path, Path]) -> None:
     site, _ = built_rulebook
+    ids = ids_on_disk()
     for ruleset in (rules, renamed):
         for moved in moved_pages(ruleset):
             page = redirect_page(ruleset, moved)
@@ -122,7 +123,7 @@ def test_redirect_pages_keep_the_fragment_and_find_every_entry(rules: Rules, ren
                 for name in (anchor(entry), *official_anchors(entry)):
                     landing = (site / folder / redirect_route(page, name)).resolve()
                     if ruleset is rules:  # the built rulebook is of definitions/
-                        assert ids_of(landing.read_text(encoding="utf-8"))[name] == 1, (moved.path, name)
+                        assert ids(landing)[name] == 1, (moved.path, name)
                     assert landing.name == f"{rulebook_page(entry)}.html"
     written = write_redirects(rules, tmp_path)
     assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == sorted(m.path for m in moved_pages(rules))

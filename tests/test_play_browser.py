@@ -27,6 +27,10 @@ pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=s
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 LOAD_TIMEOUT = 120_000  # ms: Pyodide compiles its WebAssembly on the first load (seconds on a busy machine)
+# The file's games take minutes: four groups of about a minute each, each group on one pytest-xdist worker with
+# its own site and browser (seconds to make), so the workers share them rather than one playing them all.
+WIDE, NARROW, CONTROLS, KEPT_ENGINE = (pytest.mark.xdist_group(f"test_play_browser.py::{name}")
+                                       for name in ("games-1280", "games-390", "controls", "kept-engine"))
 READY = "document.querySelector('[data-game-over]') || (!document.body.classList.contains('busy') && " \
         "document.querySelector('#moves button[data-move]'))"
 
@@ -98,10 +102,10 @@ def same_game_in_cpython(rules: Rules, p: Page) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("opponent", "strength", "viewport"), [
-    ("random", None, PHONE), ("random", None, DESKTOP),
-    ("greedy", None, PHONE), ("greedy", None, DESKTOP),
-    ("ismcts", "ismcts:4", PHONE), ("ismcts", "ismcts:4", DESKTOP),
-], ids=["random-390", "random-1280", "greedy-390", "greedy-1280", "ismcts-390", "ismcts-1280"])
+    pytest.param(opponent, strength, viewport, id=f"{opponent}-{viewport['width']}",
+                 marks=WIDE if viewport is DESKTOP else NARROW)
+    for opponent, strength in (("random", None), ("greedy", None), ("ismcts", "ismcts:4"))
+    for viewport in (PHONE, DESKTOP)])
 def test_a_whole_game_by_clicking_offered_moves(browser: Any, base: str, rules: Rules, opponent: str,
                                                 strength: str | None, viewport: dict[str, int]) -> None:
     p = Page(browser, viewport)
@@ -119,6 +123,7 @@ def test_a_whole_game_by_clicking_offered_moves(browser: Any, base: str, rules: 
     p.context.close()
 
 
+@NARROW
 def test_frames_allowed_by_table_3_1_only(browser: Any, base: str, rules: Rules) -> None:
     p = Page(browser, PHONE)
     pg = p.open(base)
@@ -133,6 +138,7 @@ def test_frames_allowed_by_table_3_1_only(browser: Any, base: str, rules: Rules)
     p.context.close()
 
 
+@CONTROLS
 def test_undo_save_load_link_and_the_command_line(browser: Any, base: str, rules: Rules, tmp_path: Path) -> None:
     p = Page(browser, DESKTOP, accept_downloads=True)
     pg = p.open(base)
@@ -181,6 +187,7 @@ def test_undo_save_load_link_and_the_command_line(browser: Any, base: str, rules
     q.context.close()
 
 
+@CONTROLS
 def test_keyboard_only(browser: Any, base: str) -> None:
     p = Page(browser, PHONE)
     pg = p.open(base)
@@ -215,6 +222,7 @@ def test_keyboard_only(browser: Any, base: str) -> None:
     p.context.close()
 
 
+@CONTROLS
 def test_play_from_every_worked_example(browser: Any, base: str, rules: Rules) -> None:
     """The rulebook's 「この局面から遊ぶ」 link opens the page at the example's start (the scenario's own setup)."""
     from blackpoker.core.paths import SCENARIOS
@@ -243,6 +251,7 @@ KEPT = ("caches.open('blackpoker-play').then(c => c.keys()).then(ks => ks.map(r 
         ".filter(u => u.includes('/play/engine-snapshot/')))")
 
 
+@KEPT_ENGINE
 def test_a_later_visit_restores_the_kept_engine(browser: Any, base: str, rules: Rules) -> None:
     """The canary of snapshot.js (Pyodide's memory snapshots): the first visit keeps the started engine in Cache
     Storage, a later visit restores it instead of booting Python and plays the same games; a kept engine that
@@ -273,6 +282,7 @@ SHAPE = ("k => caches.open('blackpoker-play').then(c => c.match(k)).then(r => r 
 @pytest.mark.parametrize("damaged", ["new Uint8Array(4096)", "b.slice(0, b.byteLength - 4096)",  # cut short
                                      "new Uint8Array(b.byteLength)"],  # as long, but not a snapshot
                          ids=["short", "cut", "zeros"])
+@KEPT_ENGINE
 def test_a_damaged_kept_engine_is_dropped(browser: Any, base: str, damaged: str) -> None:
     p = Page(browser, PHONE)
     pg = p.open(base)
@@ -313,6 +323,7 @@ def _plays_a_few_moves(browser: Any, address: str, site: Path) -> Page:
     return p
 
 
+@CONTROLS
 def test_under_a_subfolder_as_on_github_pages(browser: Any, site: Path) -> None:
     """GitHub Pages serves a project's site at /REPO/: the page, its worker, the runtime and the rules load from
     there, and /REPO/play (no slash) leads to it."""
@@ -330,6 +341,7 @@ serve(DEFINITIONS, Path(sys.argv[1]), port=0, rebuild=lambda: Outcome(True, "bui
 """
 
 
+@CONTROLS
 def test_under_make_serve(browser: Any, site: Path) -> None:
     """``blackpoker serve`` (``make serve``; here with a rebuild that does nothing, in a child process) serves the
     page, with its reload script, at /play (no slash) too."""

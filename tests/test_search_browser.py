@@ -57,17 +57,22 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def search(served: tuple[Path, str], chromium: Any) -> Iterator[Any]:
+    """The hits the search page lists for a query, in order. A query is typed once per module: the site does not
+    change, so the tests that look up the same names (every entry's name, whole) read the same page's answer."""
     _, root = served
     page = chromium.new_page()
     # the hits' passages are fetched page by page: not needed to rank them
     page.route(re.compile(r".*\.html$"), lambda route: route.fulfill(body="") if "search.html" not in route.request.url
                else route.continue_())
+    answered: dict[str, list[str]] = {}
 
     def hits(query: str) -> list[str]:
-        page.goto(root + "search.html?q=" + query)
-        page.wait_for_selector("#search-results .search-summary:not(:empty)")
-        return [str(a) for a in page.eval_on_selector_all("#search-results ul.search li > a",
-                                                         "els => els.map(e => e.getAttribute('href'))")]
+        if query not in answered:
+            page.goto(root + "search.html?q=" + query)
+            page.wait_for_selector("#search-results .search-summary:not(:empty)")
+            answered[query] = [str(a) for a in page.eval_on_selector_all(
+                "#search-results ul.search li > a", "els => els.map(e => e.getAttribute('href'))")]
+        return list(answered[query])
 
     yield hits
     page.close()

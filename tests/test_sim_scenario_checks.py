@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -206,13 +207,14 @@ def test_build_names_the_failing_scenario(tmp_path: Path, monkeypatch: pytest.Mo
     import blackpoker.sim.scenario as scenario_module
     from blackpoker.core.paths import DEFINITIONS
 
-    folder = tmp_path / "scenarios" / "examples"
+    folder = tmp_path / "scenarios" / "examples"  # a rules project's own scenarios, beside its definitions
     folder.mkdir(parents=True)
     (folder / "bad.yaml").write_text(STAGE.replace("PLAYER", "A").replace("ACTION", "アップ"), encoding="utf-8")
     (folder / "good.yaml").write_text(BASE + "expect:\n  life: {A: 10}\n", encoding="utf-8")
-    monkeypatch.setattr(build_module, "SCENARIOS", tmp_path / "scenarios")
+    definitions = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, definitions)
     with pytest.raises(RuntimeError) as info:
-        build_module._scenarios(DEFINITIONS, tmp_path)
+        build_module._scenarios(definitions, tmp_path / "staging")
     report = str(info.value)
     assert report.startswith("1 of 2 scenarios fail:\n")
     assert "scenarios/examples/bad.yaml:15:" in report and "start.stage[0].keys: アップ has key cards" in report, report
@@ -225,5 +227,5 @@ def test_build_names_the_failing_scenario(tmp_path: Path, monkeypatch: pytest.Mo
         return real(rules, scenario)
     monkeypatch.setattr(scenario_module, "run_scenario", crashing)
     with pytest.raises(RuntimeError) as info:
-        build_module._scenarios(DEFINITIONS, tmp_path)
+        build_module._scenarios(definitions, tmp_path / "staging")
     assert "scenarios/examples/good.yaml: StopIteration" in str(info.value), str(info.value)

@@ -17,7 +17,8 @@ import click
 from blackpoker.cli.common import EXIT_DATA_ERROR, echo
 
 # What a project gets (its path → where the toolkit keeps it); the README and the workflow name the version.
-COPIED = ("definitions", "schemas", "scenarios", "source")  # source: the rulebook's prose, the build's when present
+# the build reads the project's prose (source/) and scenarios in place of the toolkit's (core/paths.py)
+COPIED = ("definitions", "schemas", "scenarios", "source")
 WRITTEN = {"README.md": "README.md", ".github/workflows/check.yml": "check.yml"}
 IGNORED = "site/\n.blackpoker-cache/\n.site.lock\n"
 

@@ -9,7 +9,8 @@ checkout sees the repository folders themselves.
 
 The definitions a command reads are whatever folder the user names, else ``definitions/`` of the current
 folder, else these packaged ones (:data:`DEFINITIONS`: the checkout's ``definitions/``, or v8.1 as the wheel
-carries it, which ``blackpoker init`` copies into a new rules project).
+carries it, which ``blackpoker init`` copies into a new rules project). A build of such a project reads the
+prose and the scenarios beside its definitions (:func:`prose_folder`, :func:`scenarios_folder`), else the toolkit's.
 """
 
 from __future__ import annotations
@@ -64,10 +65,30 @@ def prose_folder(definitions: Path) -> Path:
     return own if (own / "conf.py").is_file() else SOURCE
 
 
-def existing_inputs(names: tuple[str, ...], prose: Path = SOURCE) -> list[Path]:
+EDITIONS = "editions"  # beside the current edition's definitions: the other editions' definitions folders
+
+
+def scenarios_folder(definitions: Path) -> Path:
+    """The scenarios a build of ``definitions`` verifies and shows (the rulebook's worked examples, the
+    verification report, the play page's starting positions): the project's own ``scenarios/`` beside the
+    definitions folder when there is one (``blackpoker init`` copies the toolkit's there, for the maintainer to
+    edit and add to), else the scenarios the toolkit carries. Another edition's folder (``editions/v8.2``) reads
+    the scenarios of the project it belongs to, beside ``editions/``. In a checkout both answers are
+    ``scenarios/``."""
+    parent = Path(definitions).resolve().parent
+    own = (parent.parent if parent.name == EDITIONS else parent) / "scenarios"
+    return own if own.is_dir() else SCENARIOS
+
+
+def existing_inputs(names: tuple[str, ...], definitions: Path | None = None) -> list[Path]:
     """The build inputs among ``names`` that this install has, in order (for cache keys and watching); the
-    prose's (``source/…``) taken from ``prose`` (see :func:`prose_folder`)."""
+    prose (``source/…``) and the scenarios (``scenarios/…``) those a build of ``definitions`` reads (see
+    :func:`prose_folder` and :func:`scenarios_folder`; None: the toolkit's)."""
+    own = {} if definitions is None else {"source": prose_folder(definitions), "scenarios": scenarios_folder(definitions)}
+
     def located(name: str) -> Path | None:
         first, _, rest = name.partition("/")
-        return (prose / rest if rest else prose) if first == "source" else build_input(name)
+        if first in own:
+            return own[first] / rest if rest else own[first]
+        return build_input(name)
     return [path for path in map(located, names) if path is not None and path.exists()]

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import IMAGES, MAX_PICTURE_BYTES, definition_files, load_rules
 from blackpoker.core.model import Rules
-from blackpoker.core.paths import DEFINITIONS, SCENARIOS, existing_inputs, prose_folder
+from blackpoker.core.paths import DEFINITIONS, existing_inputs, prose_folder, scenarios_folder
 from blackpoker.infra.cache import StepCache, fingerprint
 from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
 from blackpoker.pipeline.code import code_closure
@@ -171,7 +171,7 @@ def _official_paths(definitions: Path, staging: Path) -> tuple[list[Path], str]:
 def _play(definitions: Path, staging: Path) -> tuple[list[Path], str]:
     """The play page, its engine's sources and the vendored Pyodide runtime (pipeline/playpage.py)."""
     from blackpoker.pipeline.playpage import build_play
-    files = build_play(load_rules(definitions), staging)
+    files = build_play(load_rules(definitions), staging, scenarios_folder(definitions))
     return files, f"{sum(f.stat().st_size for f in files) / 1e6:.1f} MB"
 
 
@@ -183,15 +183,17 @@ def _tutorial(definitions: Path, staging: Path) -> tuple[list[Path], str]:
 
 
 def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
-    """Run every scenario (the rules' examples and the per-action ones); any failure fails the build. An
-    edition with ``simulated: false`` leaves out (and counts) the scenarios it cannot verify (sim/scenario/coverage.py)."""
+    """Run every scenario of the project (the rules' examples and the per-action ones; core/paths.py's
+    scenarios_folder); any failure fails the build. An edition with ``simulated: false`` leaves out (and counts)
+    the scenarios it cannot verify (sim/scenario/coverage.py)."""
     from blackpoker.sim.scenario import load_scenario, run_scenario, unverified
     rules = load_rules(definitions)
-    paths = sorted(SCENARIOS.rglob("*.yaml"))
+    folder = scenarios_folder(definitions)
+    paths = sorted(folder.rglob("*.yaml"))
     failed: list[str] = []  # one entry per failing scenario, each naming its file
     skipped = 0
     for path in paths:
-        name = f"scenarios/{path.relative_to(SCENARIOS).as_posix()}"
+        name = f"scenarios/{path.relative_to(folder).as_posix()}"
         if unverified(rules, path, name) is not None:
             skipped += 1
             continue
@@ -253,8 +255,8 @@ STOP_WAIT = 60.0  # seconds a stopped build waits at most for its pipeline threa
 
 def _roots(step: Step, definitions: Path) -> list[Path]:
     """The files a step reads besides the definitions: the code it runs, the shared inputs and its own (the
-    prose the project's own, beside ``definitions``, when it has one)."""
-    return code_closure(step.code) + existing_inputs((*CODE, *step.inputs), prose_folder(definitions))
+    prose and the scenarios the project's own, beside ``definitions``, when it has them)."""
+    return code_closure(step.code) + existing_inputs((*CODE, *step.inputs), definitions)
 
 
 def step_key(step: Step, definitions: Path, rules: Rules) -> str:

@@ -22,6 +22,7 @@ from blackpoker.core.errors import DefinitionError, DefinitionErrors
 from blackpoker.core.kinds import KIND
 from blackpoker.core.loader import display_path
 from blackpoker.core.model import Rules
+from blackpoker.core.paths import EDITIONS
 from blackpoker.render.actionlist.switcher import ChangesLink, EditionLink, ListSite
 
 
@@ -36,14 +37,13 @@ class NamedStep(Protocol):
 
 
 S = TypeVar("S", bound=NamedStep)
-EDITIONS_FOLDER = "editions"  # beside the current edition's definitions
 OTHER_STEPS = ("export", "scenarios", "actionlists")  # what another edition publishes (no rulebook of its own)
 SWITCHER_STEPS = ("actionlists",)  # the steps whose pages show the switcher
 
 
 def other_editions(definitions: Path) -> list[Path]:
     """The definitions folders in ``editions/`` beside ``definitions`` (each with a ruleset.yaml)."""
-    folder = definitions.resolve().parent / EDITIONS_FOLDER
+    folder = definitions.resolve().parent / EDITIONS
     if not folder.is_dir() or folder == definitions.resolve():
         return []
     return sorted(p for p in folder.iterdir() if (p / "ruleset.yaml").is_file() and p.resolve() != definitions.resolve())

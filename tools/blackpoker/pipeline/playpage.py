@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from blackpoker.core.model import Rules
-from blackpoker.core.paths import PACKAGE, TEMPLATES
+from blackpoker.core.paths import PACKAGE, SCENARIOS, TEMPLATES
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.pipeline.code import code_closure
 from blackpoker.pipeline.pyodide import runtime, runtime_files
@@ -55,15 +55,15 @@ def engine_zip() -> bytes:
 EXAMPLES = "examples"  # the rulebook's worked examples (scenarios/examples/), each playable from its start
 
 
-def example_positions(rules: Rules) -> dict[str, dict[str, Any]]:
-    """Each worked example's starting position as the scenario runner sets it up, by the scenario's file stem
-    (the rulebook's 「この局面から遊ぶ」 opens ``play/index.html?example=STEM``). An example the edition cannot
-    play (``simulated: false``) or one about a refused setup has no position."""
-    from blackpoker.core.paths import SCENARIOS
+def example_positions(rules: Rules, scenarios: Path = SCENARIOS) -> dict[str, dict[str, Any]]:
+    """Each worked example's starting position (``scenarios``: the folder of the build's scenarios, core/paths.py's
+    scenarios_folder) as the scenario runner sets it up, by the scenario's file stem (the rulebook's
+    「この局面から遊ぶ」 opens ``play/index.html?example=STEM``). An example the edition cannot play
+    (``simulated: false``) or one about a refused setup has no position."""
     from blackpoker.play.position import encode_state
     from blackpoker.sim.scenario import build_start, load_scenario, unverified
     out: dict[str, dict[str, Any]] = {}
-    for path in sorted((SCENARIOS / EXAMPLES).glob("*.yaml")):
+    for path in sorted((scenarios / EXAMPLES).glob("*.yaml")):
         name = f"scenarios/{EXAMPLES}/{path.name}"
         if unverified(rules, path, name) is not None:
             continue
@@ -90,9 +90,9 @@ def render_page(rules: Rules) -> str:
         regulations_json=json.dumps(regulations(rules), ensure_ascii=False))
 
 
-def build_play(rules: Rules, out_dir: Path, *, runtime_too: bool = True) -> list[Path]:
-    """Write ``play/``: the page, its static files, the engine's zip and (unless ``runtime_too`` is False, for
-    tests of the pages' links) the runtime."""
+def build_play(rules: Rules, out_dir: Path, scenarios: Path = SCENARIOS, *, runtime_too: bool = True) -> list[Path]:
+    """Write ``play/``: the page, its static files, the engine's zip, the starting positions of the worked examples
+    in ``scenarios`` and (unless ``runtime_too`` is False, for tests of the pages' links) the runtime."""
     root = out_dir / PLAY_DIR
     written: list[Path] = []
 
@@ -106,7 +106,7 @@ def build_play(rules: Rules, out_dir: Path, *, runtime_too: bool = True) -> list
     for name in STATIC:
         write(name, (TEMPLATE_DIR / "static" / name).read_bytes())
     write("blackpoker.zip", engine_zip())
-    for stem, position in example_positions(rules).items():
+    for stem, position in example_positions(rules, scenarios).items():
         write(f"{EXAMPLES}/{stem}.json", json.dumps(position, ensure_ascii=False, separators=(",", ":")))
     for source in sources:
         if source.name == PACKAGE_INDEX:

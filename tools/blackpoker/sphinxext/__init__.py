@@ -21,7 +21,7 @@ from sphinx.environment import BuildEnvironment
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
-from blackpoker.core.paths import DEFINITIONS, SCENARIOS
+from blackpoker.core.paths import DEFINITIONS, scenarios_folder
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.render import fonts
 from blackpoker.sphinx_private import (
@@ -172,6 +172,21 @@ def _pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return docs
 
 
+def _examples_default(config: Config) -> str:
+    """The book's worked examples: ``examples/`` of the scenarios a build of the configured definitions verifies
+    (the project's own when it has them, core/paths.py)."""
+    return str(scenarios_folder(Path(config.blackpoker_definitions)) / "examples")
+
+
+def _report_default(config: Config) -> str:
+    """Every folder of those scenarios: the examples, the frames and the actions first, then a project's other
+    folders by name (the build verifies them all, so the report shows them all)."""
+    from blackpoker.sphinxext.examples import FOLDERS
+    root = scenarios_folder(Path(config.blackpoker_definitions))
+    others = sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in FOLDERS and any(p.glob("*.yaml")))
+    return os.pathsep.join(str(root / name) for name in (*FOLDERS, *others))
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     from blackpoker.sphinxext import (
         cover,
@@ -191,11 +206,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("blackpoker_definitions", str(DEFINITIONS), "env", types=frozenset({str}))
     app.add_config_value("blackpoker_rules", None, "", types=frozenset({Rules, type(None)}))
     # Folders of the book's worked examples shown by {bp-examples}, separated by os.pathsep (a -D override is one
-    # string).
-    app.add_config_value("blackpoker_examples", str(SCENARIOS / "examples"), "env", types=frozenset({str}))
+    # string); by default those of the definitions' scenarios (a default computed from the configuration).
+    app.add_config_value("blackpoker_examples", _examples_default, "env", types=frozenset({str}))
     # Folders of scenarios the verification report shows (every scenario the build runs).
-    app.add_config_value("blackpoker_report", os.pathsep.join(str(SCENARIOS / d) for d in ("examples", "frames", "actions")),
-                         "env", types=frozenset({str}))
+    app.add_config_value("blackpoker_report", _report_default, "env", types=frozenset({str}))
     app.add_config_value("blackpoker_index_terms", "index-terms.yaml", "env", types=frozenset({str}))
     app.add_config_value("blackpoker_errata", "errata.yaml", "env", types=frozenset({str}))
     app.connect("config-inited", _load, priority=400)

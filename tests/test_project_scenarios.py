@@ -1,0 +1,129 @@
+"""A rules project's own scenarios are the ones its build reads (core/paths.py: scenarios_folder): the project's
+``scenarios/`` beside its definitions when it has one, else the toolkit's. The build's scenarios step, the
+rulebook's worked examples and verification report, the play page's starting positions, the cache keys and the
+preview's watch list all follow that one choice, so a scenario a maintainer edits or adds is verified and shown.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from blackpoker.core.loader import load_rules
+from blackpoker.core.paths import DEFINITIONS, ROOT, SCENARIOS, SOURCE, scenarios_folder
+from blackpoker.pipeline import build as build_module
+from blackpoker.pipeline.build import STEPS, BuildError, build, build_inputs, step_key
+from blackpoker.pipeline.playpage import example_positions
+from sites import small_project
+
+E03 = SCENARIOS / "examples" / "e03-damage-beyond-life.yaml"
+E03_TITLE = "ライフが残り1枚のときに5点のダメージを受けると1点だけ受ける"
+OURS = "このプロジェクトだけの例、投擲でライフ1枚の相手に勝つ"
+
+
+def _project(folder: Path, *scenarios: tuple[str, str]) -> Path:
+    """A rules project in ``folder``: v8.1's definitions and a ``scenarios/`` of its own holding ``scenarios``
+    (path in the folder, text); returns its definitions folder."""
+    shutil.copytree(DEFINITIONS, folder / "definitions")
+    for name, text in scenarios:
+        (folder / "scenarios" / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / "scenarios" / name).write_text(text, encoding="utf-8")
+    return folder / "definitions"
+
+
+def _ours(expect_life: int = 0) -> str:
+    """The toolkit's example E3 retitled as the project's own; an expected life other than 0 fails."""
+    return (E03.read_text(encoding="utf-8").replace(E03_TITLE, OURS).replace("example: E3\n", "")
+            .replace("life: {B: 0}", f"life: {{B: {expect_life}}}"))
+
+
+def test_the_scenarios_a_build_reads_are_the_projects_own_when_it_has_them(tmp_path: Path) -> None:
+    assert scenarios_folder(DEFINITIONS) == SCENARIOS  # the toolkit's checkout: definitions/ beside scenarios/
+    assert scenarios_folder(ROOT / "editions" / "v8.2") == SCENARIOS  # another edition: the project's
+    shutil.copytree(DEFINITIONS, tmp_path / "definitions")
+    assert scenarios_folder(tmp_path / "definitions") == SCENARIOS  # no scenarios of its own: the toolkit's
+    (tmp_path / "scenarios").mkdir()
+    assert scenarios_folder(tmp_path / "definitions") == tmp_path / "scenarios"
+    (tmp_path / "editions" / "v8.2").mkdir(parents=True)
+    assert scenarios_folder(tmp_path / "editions" / "v8.2") == tmp_path / "scenarios"
+
+
+def test_a_failing_project_scenario_stops_the_scenarios_step_naming_its_file(tmp_path: Path) -> None:
+    definitions = _project(tmp_path, ("examples/ours.yaml", _ours()), ("mine/broken.yaml", _ours(expect_life=3)))
+    with pytest.raises(RuntimeError) as info:
+        build_module._scenarios(definitions, tmp_path / "staging")
+    report = str(info.value)
+    assert report.startswith("1 of 2 scenarios fail:\n"), report  # the project's two, none of the toolkit's
+    assert "scenarios/mine/broken.yaml: FAIL life.B" in report, report
+    (tmp_path / "scenarios" / "mine" / "broken.yaml").write_text(_ours(), encoding="utf-8")
+    assert build_module._scenarios(definitions, tmp_path / "staging") == ([], "2 scenarios pass")
+
+
+def test_the_scenarios_folder_is_keyed_and_watched(tmp_path: Path) -> None:
+    """An edit of a project scenario runs the steps that read scenarios again (not the others) and the preview
+    watches the project's folder, not the toolkit's."""
+    definitions = _project(tmp_path, ("examples/ours.yaml", _ours()))
+    watched = build_inputs(definitions)
+    assert tmp_path / "scenarios" in watched and not any(p.is_relative_to(SCENARIOS) for p in watched)
+    rules = load_rules(definitions)
+    before = {s.name: step_key(s, definitions, rules) for s in STEPS}
+    (tmp_path / "scenarios" / "examples" / "ours.yaml").write_text(_ours() + "# 改\n", encoding="utf-8")
+    after = {s.name: step_key(s, definitions, rules) for s in STEPS}
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed == {"scenarios", "rulebook", "play"}, changed
+
+
+def test_the_play_page_offers_the_projects_examples(tmp_path: Path) -> None:
+    definitions = _project(tmp_path, ("examples/ours.yaml", _ours()))
+    positions = example_positions(load_rules(definitions), scenarios_folder(definitions))
+    assert list(positions) == ["ours"] and positions["ours"]["title"] == OURS
+
+
+@pytest.mark.build
+def test_the_rulebook_shows_and_reports_a_project_example(tmp_path: Path) -> None:
+    """The rulebook's worked examples and its verification report are the project's: an example it adds is
+    shown at its section and reported as verified (so is one in a folder of its own); with an expectation that
+    fails, the rulebook stops, naming the file. The prose is the toolkit's (each {bp-examples} section needs its
+    examples: the project copies them, as `init` does)."""
+    from blackpoker.pipeline.rulebook import build_rulebook
+    definitions = _project(tmp_path)
+    shutil.copytree(SCENARIOS, tmp_path / "scenarios")
+    ours = tmp_path / "scenarios" / "examples" / "zz-ours.yaml"
+    ours.write_text(_ours(), encoding="utf-8")
+    (tmp_path / "scenarios" / "mine").mkdir()  # a folder of the project's own: reported after the toolkit's three
+    (tmp_path / "scenarios" / "mine" / "ours-too.yaml").write_text(_ours(), encoding="utf-8")
+    site = tmp_path / "site"
+    build_rulebook(definitions, site, pdf=False, work_dir=tmp_path / "work", source=SOURCE)
+    common = (site / "common.html").read_text(encoding="utf-8")
+    assert f"例: {OURS}" in common and 'id="ex-zz-ours"' in common
+    report = (site / "verification.html").read_text(encoding="utf-8")
+    assert 'id="vr-examples-zz-ours"' in report and "scenarios/examples/zz-ours.yaml" in report
+    entry = report[report.index('id="vr-examples-zz-ours"'):]
+    assert "項目を確認" in entry[:2000] and "未検証" not in entry[:2000]
+    assert report.index('id="vr-actions-') < report.index('id="vr-mine-ours-too"')
+
+    ours.write_text(_ours(expect_life=3), encoding="utf-8")
+    with pytest.raises(Exception) as raised:
+        build_rulebook(definitions, site, pdf=False, work_dir=tmp_path / "work", source=SOURCE)
+    message = str(getattr(raised.value, "messages", "")) + str(raised.value)
+    assert "zz-ours.yaml" in message and "no longer holds" in message, message
+
+
+@pytest.mark.build
+def test_the_build_of_a_project_stops_at_its_own_malformed_scenario(tmp_path: Path) -> None:
+    """A whole build (the small project, seconds) reads the project's scenarios: a malformed one of its own stops
+    it with the problem located in that file, and the previous site stays. (The small project does not simulate,
+    so its well-formed scenarios are left unverified; one that does not parse is still refused, located.)"""
+    definitions = small_project(tmp_path)
+    build(definitions, tmp_path / "site", progress=lambda _: None)
+    before = sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*"))
+    bad = tmp_path / "scenarios" / "examples" / "ours.yaml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text(_ours().replace("format: lite", "format: [lite"), encoding="utf-8")  # the bracket never closes
+    with pytest.raises(BuildError) as info:
+        build(definitions, tmp_path / "site", progress=lambda _: None)
+    assert re.search(r"scenarios/examples/ours\.yaml:[0-9]+:[0-9]+: YAML syntax error", str(info.value)), str(info.value)
+    assert sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*")) == before
