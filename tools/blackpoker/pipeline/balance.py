@@ -12,7 +12,7 @@ import pkgutil
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, as_completed
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +92,7 @@ def run_dask(rules: Rules, specs: list[GameSpec], scheduler: str, progress: bool
     the games."""
     show = sys.stderr.isatty() if progress is None else progress
     parts = chunks(specs, CHUNK)
-    with _quiet_dask_logs(), _connect(scheduler, CONNECT_TIMEOUT if timeout is None else timeout) as client:
+    with _quiet_dask_logs(), _closed_after(_connect(scheduler, CONNECT_TIMEOUT if timeout is None else timeout)) as client:
         _check_imports(client, scheduler)
         if not client.nthreads():
             note(f"the Dask scheduler at {scheduler} has no workers yet; waiting for some to join "
@@ -112,6 +112,20 @@ def _quiet_dask_logs() -> Iterator[None]:
         yield
     finally:
         logging.disable(before)
+
+
+@contextmanager
+def _closed_after(client: Any) -> Iterator[Any]:
+    """The client, closed on leaving. When the study ended with an error, closing may fail too (a client whose
+    scheduler went away can raise from inside Dask's reconnection, e.g. "dictionary changed size during
+    iteration"): that second error is dropped, so the user still gets the first, as one line."""
+    try:
+        yield client
+    except BaseException:
+        with suppress(Exception):
+            client.close()
+        raise
+    client.close()
 
 
 def _connect(scheduler: str, timeout: float) -> Any:
