@@ -4,6 +4,8 @@ bad argument reported where it is written (``index.md:LINE: ERROR: …``), while
 from __future__ import annotations
 
 import re
+from html import unescape
+from pathlib import Path
 
 import pytest
 from docutils import nodes
@@ -15,6 +17,10 @@ from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Entry, Frame, Rules
 from blackpoker.core.paths import SCENARIOS
 from blackpoker.core.typography import for_readers
+from blackpoker.sphinxext.figures import FIGURES
+from blackpoker.sphinxext.index import read_terms
+from blackpoker.sphinxext.kana import GROUP_ORDER, group_of, sort_key
+from htmlcheck import repeated_ids
 from sphinxroots import doctree, line_of, page, text_of, warnings_of
 
 
@@ -24,8 +30,9 @@ def rules() -> Rules:
 
 
 def _rows(tree: nodes.document, table_id: str) -> list[list[str]]:
-    """The text of every cell of the table labelled ``table_id``, row by row (its header first)."""
-    table = next(t for t in tree.findall(nodes.table) if table_id in t["ids"])
+    """The text of every cell of the table labelled ``table_id`` (the first table for ""), row by row (its header
+    first)."""
+    table = next(t for t in tree.findall(nodes.table) if not table_id or table_id in t["ids"])
     return [[entry.astext() for entry in row.findall(nodes.entry)] for row in table.findall(nodes.row)]
 
 
@@ -143,3 +150,115 @@ def test_rulings_their_marks_and_the_changes_of_the_edition(app: SphinxTestApp, 
     assert len(links) == len(changed) + len(places)
     assert all(r.title in text_of(html) for r in rules.rulings)
     assert f"更新バージョンに {rules.edition.version} を持つ項目です。" in html
+
+
+@pytest.mark.sphinx("html", testroot="figures", freshenv=True)
+def test_every_figure_is_drawn_numbered_with_its_caption_and_ids_of_its_own(app: SphinxTestApp, rules: Rules) -> None:
+    app.build()
+    assert warnings_of(app) == []
+    html = page(app)
+    names = [*FIGURES[:-1], *(flow.id for flow in rules.flows)]  # the book's figures, then the flows
+    labels = [f"fig-{name}" for name in names] + ["fig-frame-layout-pack", "fig-frame-layout-entry20"]
+    assert re.findall(r'<figure class="[^"]*bp-figure[^"]*" id="([^"]+)"', html) == labels
+    captions = re.findall(r'<span class="caption-number">図 (\d+) </span><span class="caption-text">(.*?)</span>', html)
+    assert [int(number) for number, _ in captions] == list(range(1, len(labels) + 1))
+    assert text_of(captions[-2][1]) == "配置図-パック" and text_of(captions[-1][1]) == "エントリー 20 の配置"
+    assert html.count("<svg") == len(labels)  # each drawn inline, in a box a phone scrolls sideways
+    assert html.count('<div class="bp-figure-scroll"') == len(labels)
+    assert repeated_ids(html) == []  # arrow heads, patterns, Graphviz's ids: prefixed with each figure's label
+    for flow in rules.flows:  # a flow of ruleset.yaml drawn with every step (its text broken into lines)
+        figure = html[html.index(f'id="fig-{flow.id}"'):]
+        drawn = unescape("".join(re.findall(r"<text[^>]*>(.*?)</text>", figure[:figure.index("</figure>")])))
+        for step in flow.steps:
+            assert step.text.replace(" ", "") in drawn.replace(" ", ""), step.text
+    number = labels.index("fig-core-flow") + 1
+    assert f'<span class="std std-numref">図 {number}</span>' in html
+
+
+@pytest.mark.sphinx("html", testroot="index", freshenv=True)
+def test_the_index_lists_every_term_and_entry_by_reading_and_each_term_is_found_at_its_place(
+        app: SphinxTestApp, rules: Rules) -> None:
+    app.build()
+    assert warnings_of(app) == []
+    terms = read_terms(Path(app.srcdir) / "index-terms.yaml")
+    named: list[Entry | Frame] = [*rules.actions, *rules.characters, *rules.fogs, *rules.trumps, *rules.frames]
+    reading = {anchor(e): e.reading or e.name for e in named} | {t.label + t.term: t.reading for t in terms}
+    sakuin = app.env.get_doctree("sakuin")
+    listed = [(str(x["reftarget"]), x.astext()) for x in sakuin.findall(addnodes.pending_xref)]
+    assert sorted(listed) == sorted([(anchor(e), e.name) for e in named] + [(t.label, t.term) for t in terms])
+    readings = [reading.get(target, reading.get(target + term, "")) for target, term in listed]
+    keys = [(GROUP_ORDER.index(group_of(r)), sort_key(r)) for r in readings]
+    assert keys == sorted(keys)  # by kana heading, then in gojūon order: か < が < かい
+    headings = [str(r["ids"][0]) for r in sakuin.findall(nodes.rubric) if "bp-index-group" in r["classes"]]
+    assert headings[0] == "idx-あ" and headings[-1] == "idx-英数字"  # BJ: under 英数字, last
+    assert headings == sorted(headings, key=lambda g: "あかさたなはまやらわ英".index(g[4]))
+    assert "裏切札 （切札）" in text_of(page(app, "sakuin"))  # an entry's kind apart from its name
+    # each term, at the section it points to: an invisible index entry after the title, which the search finds
+    index = app.env.get_doctree("index")
+    for label, words in (("sec-life", ["ライフ", "BJ"]), ("sec-graveyard", ["墓地", "ボード"])):
+        section = next(s for s in index.findall(nodes.section) if label in s["ids"])
+        entry = section[1]
+        assert isinstance(entry, addnodes.index)
+        assert entry["entries"] == [("single", word, label, "main", None) for word in words]
+
+
+@pytest.mark.sphinx("html", testroot="cover", freshenv=True)
+def test_the_title_page_and_the_colophon_give_the_edition_s_facts(app: SphinxTestApp, rules: Rules) -> None:
+    app.build()
+    assert warnings_of(app) == []
+    ed = rules.edition
+    top, colophon = page(app), page(app, "colophon")
+    assert f'<p class="bp-subtitle">{ed.subtitle}</p>' in top and f'<p class="bp-edition">{ed.edition}</p>' in top
+    assert f"{ed.author} 著 · {ed.release} 発行 · {ed.copyright}" in text_of(top)
+    # on the site, the play page and the tutorial (the printed book, a single page, has neither: below)
+    assert 'href="play/tutorial.html">はじめての BlackPoker(チュートリアル)</a>' in top
+    facts = text_of(colophon)
+    for fact in (ed.title, ed.subtitle, ed.edition, ed.release, ed.author, ed.copyright):
+        assert fact in facts, fact
+    assert f'href="index.html">{ed.site}</a>' in colophon  # the site's own root, its address shown
+    # the titles come from ruleset.yaml, never from conf.py; the book PDF's links read the site's address here
+    assert f"<title>奥付 &#8212; {ed.title} {ed.edition}</title>" in colophon
+    assert f'<meta name="bp-site" content="{ed.site}">' in colophon
+
+
+@pytest.mark.sphinx("singlehtml", testroot="cover", freshenv=True)
+def test_the_printed_title_page_has_no_play_links(app: SphinxTestApp) -> None:
+    app.build()
+    assert warnings_of(app) == []
+    book = page(app)
+    assert 'class="bp-edition"' in book and 'class="bp-colophon-facts' in book
+    assert "play/tutorial.html" not in book and "ブラウザーで遊ぶ" not in book
+
+
+@pytest.mark.sphinx("html", testroot="downloads", freshenv=True)
+def test_the_downloads_give_each_file_at_its_published_address(app: SphinxTestApp, rules: Rules) -> None:
+    app.build()
+    assert warnings_of(app) == []
+    html = page(app)
+    links = [(unescape(href), unescape(shown)) for href, shown in
+             re.findall(r'<a class="bp-download reference external" href="([^"]+)">([^<]+)</a>', html)]
+    base = rules.edition.site
+    assert base and all(shown == base + href for href, shown in links), links[:3]
+    hrefs = [href for href, _ in links]
+    prints = ["", "-2up", "-booklet"]
+    views = [f"actionlist/html/all.html?format={f.id}&frame={fr.id}" for f in rules.formats
+             for fr in rules.frames_for_format(f.id)]
+    assert hrefs == ["blackpoker.pdf", "blackpoker-booklet.pdf",
+                     "actionlist/html/all.html?format=lite", *(f"actionlist/pdf/blackpoker-lite{p}.pdf" for p in prints),
+                     "actionlist/html/extra.html", *(f"actionlist/pdf/blackpoker-extra{p}.pdf" for p in prints),
+                     "actionlist/html/all.html", *(f"actionlist/pdf/blackpoker-all{p}.pdf" for p in prints), *views]
+    for label in ("A5: ", "A4 2in1: ", "中綴じ冊子: "):  # each PDF says which print it is
+        assert html.count(f'<span class="bp-download-kind">{label}</span>') == 3, label
+
+
+@pytest.mark.sphinx("html", testroot="errata", freshenv=True)
+def test_the_errata_table_links_each_erratum_to_its_section(app: SphinxTestApp) -> None:
+    app.build()
+    assert warnings_of(app) == []
+    rows = _rows(doctree(app), "")
+    assert rows == [["節", "書籍の記載", "本書での扱い", "理由"],
+                    ["2.9.2", "「数字については、Table 2.1 参照」、「Fig 2.7」", "図と表の番号を「図」「表」と示しています。",
+                     "日本語の本文に合わせるため。"],
+                    ["6.4.1", "(なし)", "<誘発チェック> の手順に番号を補いました。", "参照しやすくするため。"]]
+    html = page(app)
+    assert '<a class="reference internal" href="#sec-2-9-2">' in html and "&lt;誘発チェック&gt;" in html
