@@ -213,7 +213,7 @@ def test_the_title_page_and_the_colophon_give_the_edition_s_facts(app: SphinxTes
     # on the site, the play page and the tutorial (the printed book, a single page, has neither: below)
     assert 'href="play/tutorial.html">はじめての BlackPoker(チュートリアル)</a>' in top
     facts = text_of(colophon)
-    for fact in (ed.title, ed.subtitle, ed.edition, ed.release, ed.author, ed.copyright):
+    for fact in (ed.title, ed.subtitle or "", ed.edition, ed.release, ed.author, ed.copyright):
         assert fact in facts, fact
     assert f'href="index.html">{ed.site}</a>' in colophon  # the site's own root, its address shown
     # the titles come from ruleset.yaml, never from conf.py; the book PDF's links read the site's address here
