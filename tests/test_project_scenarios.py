@@ -96,7 +96,10 @@ def _examples_root(tmp_path: Path, make_app: Callable[..., SphinxTestApp], defin
     of ``definitions``, its scenarios chosen by default, as the rulebook's are."""
     app = make_app("html", srcdir=root_copy("examples", tmp_path / "root"), freshenv=True,
                    confoverrides={"blackpoker_definitions": str(definitions)})
-    app.build()
+    try:
+        app.build()
+    finally:
+        app.cleanup()  # a next build's application registers Sphinx's nodes afresh
     return app
 
 
