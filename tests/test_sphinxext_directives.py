@@ -3,7 +3,10 @@ bad argument reported where it is written (``index.md:LINE: ERROR: …``), while
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+from collections.abc import Callable
 from html import unescape
 from pathlib import Path
 
@@ -15,13 +18,16 @@ from sphinx.testing.util import SphinxTestApp
 from blackpoker.core.kinds import KIND, anchor
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Entry, Frame, Rules
-from blackpoker.core.paths import SCENARIOS
+from blackpoker.core.paths import DEFINITIONS, SCENARIOS
 from blackpoker.core.typography import for_readers
+from blackpoker.render.fonts import STYLESHEET_NAME
 from blackpoker.sphinxext.figures import FIGURES
 from blackpoker.sphinxext.index import read_terms
 from blackpoker.sphinxext.kana import GROUP_ORDER, group_of, sort_key
+from blackpoker.sphinxext.labels import FIXED, LABELS, SCRIPT_LABELS
+from blackpoker.sphinxext.ruleset import DefinitionsFailed
 from htmlcheck import repeated_ids
-from sphinxroots import doctree, line_of, page, text_of, warnings_of
+from sphinxroots import doctree, line_of, page, root_copy, text_of, warnings_of
 
 
 @pytest.fixture(scope="module")
@@ -262,3 +268,37 @@ def test_the_errata_table_links_each_erratum_to_its_section(app: SphinxTestApp) 
                     ["6.4.1", "(なし)", "<誘発チェック> の手順に番号を補いました。", "参照しやすくするため。"]]
     html = page(app)
     assert '<a class="reference internal" href="#sec-2-9-2">' in html and "&lt;誘発チェック&gt;" in html
+
+
+@pytest.mark.sphinx("html", testroot="theme", freshenv=True)
+def test_the_theme_speaks_japanese_keeps_one_id_per_table_and_finds_names_whole(app: SphinxTestApp) -> None:
+    app.build()
+    assert warnings_of(app) == []
+    html = page(app)
+    assert "このページの内容" in html and "ページの先頭へ" in html  # furo's labels, from the added catalogue
+    assert not [english for english in (*LABELS, *FIXED) if english in html and english != "Index"]
+    assert 'aria-label="目次サイドバーの開閉"' in html  # the theme's fixed names, replaced in the written page
+    script = (Path(app.outdir) / "_static" / "translations.js").read_text(encoding="utf-8")
+    assert all(label in script for label in SCRIPT_LABELS.values())  # the search page's message, filled in
+    # furo wraps the table in a container that copied its id: the table keeps it, once
+    assert repeated_ids(html) == [] and re.search(r'<table class="[^"]*" id="tbl-costs">', html)
+    assert (Path(app.outdir) / "_static" / STYLESHEET_NAME).is_file()  # the font stacks, linked from every page
+    assert f'href="_static/{STYLESHEET_NAME}' in html
+    # the search words: TinySegmenter's, and every entry name and 索引 term a text holds, whole
+    raw = (Path(app.outdir) / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(raw[raw.index("(") + 1:raw.rindex(")")])
+    words = {**index["terms"], **index["titleterms"]}
+    assert {"世代交代", "世代", "交代", "入れ替え", "入れ", "替え"} <= set(words)
+    assert (Path(app.doctreedir) / "bp-search-words.json").is_file()  # kept for the next build
+
+
+def test_definitions_that_do_not_load_stop_the_build_with_every_located_problem(
+        tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    defs = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, defs)
+    actions = defs / "actions.yaml"
+    actions.write_text(actions.read_text(encoding="utf-8").replace("timing: main", "timing: mian", 1), encoding="utf-8")
+    with pytest.raises(DefinitionsFailed) as raised:
+        make_app("html", srcdir=root_copy("tables", tmp_path / "root"), confoverrides={"blackpoker_definitions": str(defs)})
+    assert re.search(r"actions\.yaml:\d+:\d+: .*timing", str(raised.value))
+    assert raised.value.errors and all(e.file.endswith("actions.yaml") for e in raised.value.errors)
