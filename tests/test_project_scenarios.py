@@ -137,14 +137,16 @@ def test_the_report_lists_every_scenario_the_build_verifies_whatever_its_folder(
     """A scenario placed directly in the project's scenarios/ folder, or two folders down, is verified by the build
     and listed in the report like any other, under its folder, with its file and a label of its own."""
     definitions = _project(tmp_path / "project", ("examples/ours.yaml", _ours()), ("top.yaml", _ours()),
-                           ("mine/deep/ours.yaml", _ours()), ("deep/ours.yaml", _ours()))
-    assert build_module._scenarios(definitions, tmp_path / "staging")[1] == "4 scenarios pass"  # what the build verifies
+                           ("mine/deep/ours.yaml", _ours()), ("deep/ours.yaml", _ours()), ("deep-ours.yaml", _ours()))
+    assert build_module._scenarios(definitions, tmp_path / "staging")[1] == "5 scenarios pass"  # what the build verifies
     app = _examples_root(tmp_path, make_app, definitions)
     assert warnings_of(app) == []
     report = page(app, "verification")
-    assert "4 のシナリオ" in report
+    assert "5 のシナリオ" in report
+    # each with a label of its own, even where two places read alike (deep/ours.yaml, deep-ours.yaml)
     for label, where in (("vr-examples-ours", "examples/ours.yaml"), ("vr-top", "top.yaml"),
-                         ("vr-mine-deep-ours", "mine/deep/ours.yaml"), ("vr-deep-ours", "deep/ours.yaml")):
+                         ("vr-mine-deep-ours", "mine/deep/ours.yaml"), ("vr-deep-ours", "deep/ours.yaml"),
+                         ("vr-deep-ours-2", "deep-ours.yaml")):
         entry = report[report.index(f'id="{label}"'):]
         assert f"scenarios/{where}" in entry[:2000] and "項目を確認" in entry[:2000], label
     headings = re.findall(r'<p class="bp-report-folder rubric">([^<]+)</p>', report)

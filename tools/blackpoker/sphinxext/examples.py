@@ -309,7 +309,25 @@ def _chapter(example: PlayedExample) -> int:
     return int(head) if head.isdigit() else 0
 
 
-def _report_index(every: list[PlayedExample], root: Path) -> list[nodes.Node]:
+def report_labels(every: list[PlayedExample], root: Path) -> dict[str, str]:
+    """Each scenario's label in the report, by its file: its place's (:meth:`PlayedExample.report_label`), and for
+    a place that reads as an earlier one's (``deep-ours.yaml`` beside ``deep/ours.yaml``) the same with ``-2``,
+    ``-3``…: every scenario listed has a label of its own. (The book's examples come first, so the labels their
+    marks link to are never changed.)"""
+    labels: dict[str, str] = {}
+    used: set[str] = set()
+    for example in every:
+        label = base = example.report_label(root)
+        count = 1
+        while label in used:
+            count += 1
+            label = f"{base}-{count}"
+        used.add(label)
+        labels[example.path] = label
+    return labels
+
+
+def _report_index(every: list[PlayedExample], labels: dict[str, str]) -> list[nodes.Node]:
     """The report's index: by status (what could not be verified first), then by chapter, each scenario a link."""
     out: list[nodes.Node] = [nodes.rubric("", "この報告の目次(状態別・章別)", classes=["bp-report-index-title"])]
     unverified = [e for e in every if e.unverified]
@@ -319,7 +337,7 @@ def _report_index(every: list[PlayedExample], root: Path) -> list[nodes.Node]:
     if unverified:
         listing = nodes.bullet_list(classes=["bp-report-unverified-list"])
         for e in unverified:
-            listing += nodes.list_item("", nodes.paragraph("", "", r.ref(e.report_label(root), f"未検証: {e.title}")))
+            listing += nodes.list_item("", nodes.paragraph("", "", r.ref(labels[e.path], f"未検証: {e.title}")))
         out.append(listing)
     chapters = nodes.bullet_list(classes=["bp-report-index"])
     for chapter in sorted({_chapter(e) for e in every}):
@@ -332,7 +350,7 @@ def _report_index(every: list[PlayedExample], root: Path) -> list[nodes.Node]:
         for e in mine:
             mark = UNVERIFIED if e.unverified else "✓"
             inner += nodes.list_item("", nodes.paragraph("", "", nodes.Text(f"{e.section} "),
-                                                         r.ref(e.report_label(root), e.title), nodes.Text(f" {mark}")))
+                                                         r.ref(labels[e.path], e.title), nodes.Text(f" {mark}")))
         item += inner
         chapters += item
     out.append(chapters)
@@ -380,7 +398,8 @@ class VerificationDirective(RulesDirective):
         out.append(summary)
         if not self.rules.edition.simulated:
             out.extend(_not_simulated(self.rules, len(every) - len(played)))
-        out.extend(_report_index(every, root))
+        labels = report_labels(every, root)
+        out.extend(_report_index(every, labels))
         folder = None
         for example in every:
             self.env.note_dependency(example.path)
@@ -390,7 +409,7 @@ class VerificationDirective(RulesDirective):
                 out.append(nodes.rubric("", heading, classes=["bp-report-folder"]))
             box = nodes.container(classes=["bp-report"])
             title = nodes.rubric("", "", *r.suited(example.title))
-            r.target_title(title, example.report_label(root), self.state.document)
+            r.target_title(title, labels[example.path], self.state.document)
             box += title
             where = nodes.paragraph(classes=["bp-report-where"])
             checked = UNVERIFIED if example.unverified else f"{len(example.checks)} 項目を確認"
