@@ -140,6 +140,7 @@ def test_a_changed_expectation_fails_the_build(tmp_path: Path, make_app: Callabl
     assert "e01-" in message and "no longer holds" in message and "FAIL stage" in message
 
 
+@pytest.mark.slow  # three builds of a small book and every example and frame played: ten seconds, not the fast loop's
 def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Callable[..., SphinxTestApp]) -> None:
     """On a small book (sphinxroots.book_root: the lists, the examples of 2.10.4, the report), built again in its

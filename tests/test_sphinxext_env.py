@@ -146,11 +146,11 @@ def test_the_single_page_keeps_no_document_twice_and_is_the_same_page(tmp_path: 
 
 def test_a_definition_changed_under_an_old_time_is_read_again_and_nothing_else_is(
         tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
-    """Content, not times: a definitions file copied back with its old time still changes the pages that show it;
-    a build with nothing changed reads nothing again (on the lists' root, tests/roots/test-lists)."""
+    """Content, not times: a definitions file copied back with its old time still changes the page that shows it
+    and no other; a build with nothing changed reads nothing again (tests/roots/test-incremental)."""
     defs = tmp_path / "definitions"
     shutil.copytree(DEFINITIONS, defs)
-    root = root_copy("lists", tmp_path / "root")
+    root = root_copy("incremental", tmp_path / "root")
 
     def build() -> tuple[str, dict[str, int]]:
         app = make_app("html", srcdir=root, confoverrides={"blackpoker_definitions": str(defs)})
@@ -162,11 +162,12 @@ def test_a_definition_changed_under_an_old_time_is_read_again_and_nothing_else_i
     _, first = build()
     _, again = build()
     assert again == first  # nothing changed: nothing read again
-    actions = defs / "actions.yaml"
-    before = actions.stat()
-    actions.write_text(actions.read_text(encoding="utf-8").replace("これが戦術の基本です。", "これが戦術の基本だ。"),
-                       encoding="utf-8")
-    os.utime(actions, ns=(before.st_atime_ns, before.st_mtime_ns))  # as a copy that keeps its times would leave it
-    fmt, edited = build()
-    assert "これが戦術の基本だ。" in fmt
-    assert {doc for doc in edited if edited[doc] != first[doc]} == {"format", "frame"}  # the pages of entries
+    fogs = defs / "fogs.yaml"
+    before = fogs.stat()
+    old = "キーカードの数字分加算される。"
+    assert old in fogs.read_text(encoding="utf-8")
+    fogs.write_text(fogs.read_text(encoding="utf-8").replace(old, "キーカードの数字だけ加算される。", 1), encoding="utf-8")
+    os.utime(fogs, ns=(before.st_atime_ns, before.st_mtime_ns))  # as a copy that keeps its times would leave it
+    shown, edited = build()
+    assert "キーカードの数字だけ加算される。" in shown
+    assert {doc for doc in edited if edited[doc] != first[doc]} == {"format"}  # the page of the fogs, alone
