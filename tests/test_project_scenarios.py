@@ -168,3 +168,14 @@ def test_the_build_of_a_project_stops_at_its_own_malformed_scenario(tmp_path: Pa
         build(definitions, tmp_path / "site", progress=lambda _: None)
     assert re.search(r"scenarios/examples/ours\.yaml:[0-9]+:[0-9]+: YAML syntax error", str(info.value)), str(info.value)
     assert sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*")) == before
+
+
+def test_a_failing_scenario_only_the_report_shows_stops_the_rulebook_naming_its_file(
+        tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    """A scenario directly in scenarios/ is played by the report like the others: one that no longer holds stops the
+    rulebook with its file and its failing expectation, as the build's scenarios step does."""
+    definitions = _project(tmp_path / "project", ("examples/ours.yaml", _ours()), ("broken.yaml", _ours(expect_life=3)))
+    with pytest.raises(ExampleFailed) as raised:
+        _examples_root(tmp_path, make_app, definitions)
+    message = str(raised.value)
+    assert "scenarios/broken.yaml" in message and "no longer holds" in message and "FAIL life.B" in message, message
