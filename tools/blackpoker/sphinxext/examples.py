@@ -3,8 +3,9 @@
 
 Every scenario in the examples folder (the book's worked examples) whose ``section`` is the argument is run at
 build time; its Japanese play-by-play is shown at that place, with one line saying it was verified, linking to
-its entry in the report. The report shows every scenario (the examples, the frame setups and the per-action
-ones) with its section and every checked expectation. An example whose expectation no longer holds stops the
+its entry in the report. The report shows every scenario the build verifies (the examples, the frame setups, the
+per-action ones and a project's own, whatever their folder: :func:`report_folders`), named by its path in the
+project's scenarios folder, with its section and every checked expectation. An example whose expectation no longer holds stops the
 build with the scenario's file and the failing expectation, so a rules change cannot silently break an example.
 
 Loading and playing scenarios is the costliest part of reading a page, and a page with examples is read
