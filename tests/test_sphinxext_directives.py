@@ -49,7 +49,10 @@ def test_every_table_is_drawn_from_the_model(app: SphinxTestApp, rules: Rules) -
     tree = doctree(app)
     assert _rows(tree, "tbl-card-numbers")[1:] == [
         [for_readers(c.card), str(c.number) if c.number is not None else c.text or ""] for c in rules.card_numbers]
+    assert ["2～10", "表記どおり"] in _rows(tree, "tbl-card-numbers")  # the readers' tilde (typeset.py), not 2~10
     assert _rows(tree, "tbl-costs")[1:] == [[f"{c.letter} ({c.name})", c.payment] for c in rules.costs]
+    disclosure = next(t for t in tree.findall(nodes.table) if "bp-disclosure" in t["classes"])
+    assert len(list(disclosure.findall(nodes.row))) == 1 + len(rules.disclosure)
     frames = _rows(tree, "tbl-frame-formats")
     assert frames[0][1:] == [f.name for f in rules.formats]
     assert frames[1:] == [[f.name, *("○" if fmt.id in f.formats else "×" for fmt in rules.formats)]
