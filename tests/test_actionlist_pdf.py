@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import shutil
@@ -326,7 +327,15 @@ BODY_Y, BODY_H = 40, 520
 
 def _body_texts(path: Path, x: float) -> list[str]:
     """The text of each page's body, in a column ``x`` points from the left and an A5 page wide."""
-    return _text(path, crop=(x, BODY_Y, A5[0] - 1, BODY_H)).split("\f")
+    stat = path.stat()
+    return list(_column(path, x, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=64)
+def _column(path: Path, x: float, mtime: int, size: int) -> tuple[str, ...]:
+    """_body_texts, read once per file as it is (its time and size in the key): the tests of one build read the
+    same lists again for each entry they look at."""
+    return tuple(_text(path, crop=(x, BODY_Y, A5[0] - 1, BODY_H)).split("\f"))
 
 
 def _list_text(a5: Path, imposed: Path | None = None, mode: str = "") -> str:
