@@ -48,8 +48,9 @@ def build_site(folder: Path) -> BuiltSite:
 def shared_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     """The run's full build, once for all workers: under pytest-xdist the first worker that needs it builds it in
     the run's common temporary folder (the workers' folders are beside each other in it), holding a lock; a
-    worker that needs it meanwhile waits for it, which costs no time, since the build's own pool keeps both cores
-    busy. Then every test that reads it can run on either worker. Without pytest-xdist: a build of its own."""
+    worker that needs it meanwhile waits for it, which costs little: the build's own pool keeps both cores busy
+    but for its short serial stretches. Then every test that reads it can run on either worker. Without
+    pytest-xdist: a build of its own."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return build_site(tmp_path_factory.mktemp("built-site"))
     root = tmp_path_factory.getbasetemp().parent / "built-site"
