@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -438,7 +439,7 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
            jobs: int | None) -> BuildReport:
     """The build proper, holding the output folder's lock and a shared hold on the cache: every step of the
     current edition, the steps of each other edition (into its folder), then the 版の違い pages."""
-    from blackpoker.infra.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
+    from blackpoker.infra.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool, worker_ends
 
     _remove_leftovers(out)
     report = BuildReport(out)
@@ -470,6 +471,7 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
             interrupted = True
             try:
                 futures: dict[Future[StepResult], tuple[Step, str, Job]] = {}
+                broken = False
                 threads = []
                 # the lead pipeline first, and alone until its first job is queued: it heads the longest
                 # chain of work, and the other threads would otherwise keep it from the interpreter lock
@@ -500,6 +502,7 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
                         continue
                     except Exception as exc:
                         failures.append(f"{job.title}: {type(exc).__name__}: {exc}")
+                        broken = broken or isinstance(exc, BrokenProcessPool)
                         continue
                     step_dir = scratch / f"step-{job.folder_name}"
                     with lock:
@@ -510,6 +513,8 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
                     progress(f"  ✓ {job.title}: {what} ({result.seconds:.1f} s)")
                 for thread in threads:
                     thread.join()
+                if broken:  # say which worker ended and how: the steps' errors say only that one did
+                    failures.append(f"a worker process ended abruptly: {worker_ends(pool) or 'no exit status known'}")
                 interrupted = False
             finally:
                 if interrupted:  # the pipeline threads' jobs fail now; they end before their folders go
