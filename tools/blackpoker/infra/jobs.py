@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import importlib
 import itertools
 import multiprocessing
 import os
@@ -157,10 +158,19 @@ def default_workers() -> int:
     return int(configured) if configured.isdigit() and int(configured) > 0 else (os.cpu_count() or 1)
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
+def process_pool(workers: int, preload: Iterable[str] = ()) -> ProcessPoolExecutor:
     """A pool of forked workers, all started now (before the caller starts threads: forking then is unsafe).
 
-    The workers die with this process, however it ends (even by SIGKILL), and leave Ctrl+C to it."""
+    The workers die with this process, however it ends (even by SIGKILL), and leave Ctrl+C to it. The modules
+    ``preload`` names are imported here first, so the workers run them as they are now: a worker imports a job's
+    module when its first job arrives, and one edited meanwhile that no longer imports ends the worker (an
+    exception while a call is read kills it: ``BrokenProcessPool``). One that does not import here is left to the
+    worker, as before."""
+    for module in preload:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start,
                                initargs=(os.getpid(),))

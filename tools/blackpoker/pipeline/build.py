@@ -38,7 +38,7 @@ from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, existing_inputs, prose_folder, scenarios_folder
 from blackpoker.infra.cache import StepCache, fingerprint
 from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
-from blackpoker.pipeline.code import code_closure
+from blackpoker.pipeline.code import code_closure, module_names
 from blackpoker.pipeline.pyodide import runtime_files
 from blackpoker.render.actionlist.help import HELP_SOURCES
 from blackpoker.render.actionlist.switcher import ONE_EDITION, ListSite
@@ -465,7 +465,9 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
             progress(f"  = {job.title}: unchanged, {len(restored)} files reused")
         if pending:
             workers = jobs or default_workers()
-            pool = process_pool(workers)  # before any thread starts: the workers are forked
+            # before any thread starts: the workers are forked, with the code every step runs already imported,
+            # so an edit of the sources during the build cannot reach (and kill) a worker
+            pool = process_pool(workers, preload=module_names(code_closure([m for s, _, _ in pending for m in s.code])))
             scheduler = Scheduler(pool, workers)
             lock = threading.Lock()
             interrupted = True
