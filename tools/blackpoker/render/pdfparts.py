@@ -278,12 +278,16 @@ def render_part(html: str, base_url: str, *, pieces: bool = False) -> tuple[byte
 
 def layout(html: str, base_url: str) -> Document:
     """Lay out without writing; WeasyPrint reads only what :func:`local_fetcher` allows, and no text longer than a
-    run (textruns.py: its time per line grows with a text's length). A caller that goes on to write the document
+    run (textruns.py: its time per line grows with a text's length); each stylesheet is parsed once per process
+    (weasyprint_private.py). A caller that goes on to write the document
     (``write_pdf``) holds :data:`ENGINE_LOCK` around both."""
     quiet_weasyprint()
     from weasyprint import HTML
 
     from blackpoker.render.textruns import bounded_text
+    from blackpoker.render.weasyprint_private import share_stylesheets
+
+    share_stylesheets()  # each stylesheet parsed once per process, not once per part
 
     with ENGINE_LOCK:
         return HTML(string=bounded_text(html), base_url=base_url, url_fetcher=local_fetcher(base_url)).render(
@@ -305,6 +309,8 @@ def local_fetcher(base_url: str) -> Any:
     roots = [base.resolve(), TEMPLATES, SOURCE]
 
     class LocalFetcher(URLFetcher):  # type: ignore[misc]  # weasyprint is untyped: its class is Any
+        scope = tuple(str(root) for root in roots)  # documents with the same scope share parsed stylesheets
+
         def fetch(self, url: str, headers: Any = None) -> Any:
             parts = urlsplit(url)
             scheme = parts.scheme.lower()
