@@ -77,12 +77,24 @@ def test_an_edited_linked_stylesheet_is_parsed_again(tmp_path: Path, parsed: lis
     sheet.write_text(LINKED, encoding="utf-8")
     base = tmp_path.as_uri() + "/"
     layout(_page(tmp_path, 0), base)
-    edited = LINKED.replace("#336", "#633 ")
+    edited = LINKED.replace("#336", "#633")  # the same size, and maybe the same time: a different text
+    times = sheet.stat().st_atime_ns, sheet.stat().st_mtime_ns
     sheet.write_text(edited, encoding="utf-8")
-    os.utime(sheet, ns=(sheet.stat().st_atime_ns, sheet.stat().st_mtime_ns + 1))
+    os.utime(sheet, ns=times)
     parsed.clear()
     layout(_page(tmp_path, 0), base)
     assert parsed == [edited]
+
+
+def test_a_sheet_that_adds_a_counter_style_to_its_document_is_parsed_for_each_part(tmp_path: Path,
+                                                                                 parsed: list[str]) -> None:
+    (tmp_path / "print.css").write_text(LINKED, encoding="utf-8")
+    base = tmp_path.as_uri() + "/"
+    counter = "@counter-style thumbs { system: cyclic; symbols: '*'; suffix: ' '; } ol { list-style: thumbs; }"
+    for _ in range(3):
+        layout(_page(tmp_path, 1, counter), base)
+    assert sum(text.endswith(counter) for text in parsed) >= 3
+    assert parsed.count(LINKED) == 1
 
 
 @pytest.mark.parametrize("extra", ["", "@counter-style thumbs { system: cyclic; symbols: '*'; suffix: ' '; }"

@@ -2,7 +2,8 @@
 
 WeasyPrint parses every ``<link rel="stylesheet">`` and ``<style>`` of a document again for each document it lays
 out (``weasyprint.css.find_stylesheets`` makes a new ``CSS`` for each); a build lays out hundreds of parts with the
-same few stylesheets, so parsing them was a fifth of a small build's layout time. The public way to share a parsed
+same few stylesheets (a v8.1 cold build parsed 277, of which 26 differ; a profile found the parsing 18% of a
+small build's worker time, 8% of v8.1's). The public way to share a parsed
 ``CSS`` (``HTML.render(stylesheets=[...])``) gives it the *user* origin, below the author's in the cascade (and above
 it for ``!important``), so the parts would not look the same. Here the ``CSS`` that ``find_stylesheets`` makes is
 kept instead, with the author origin and the document order it had.
@@ -11,7 +12,7 @@ What a parsed stylesheet keeps from its document, and why sharing it gives the s
 
 * its selectors and declarations (the ``matcher``), resolved against its base URL: the key holds the text, the
   base URL, the media type, the font configuration (one per process, see pdfparts) and, for a linked file, the
-  file's address, size and time (an edited file is parsed again) and where the document's fetcher may read;
+  file's address and content (an edited file is parsed again) and where the document's fetcher may read;
 * its ``@page`` rules: WeasyPrint gives all sheets of a document one list and applies the whole list once per
   sheet; a shared sheet keeps its own, and the sheets apply theirs in document order, which leaves the same
   declarations winning. Every sheet is therefore parsed with a list of its own, shared or not;
@@ -35,11 +36,13 @@ _ARGUMENTS = frozenset({"string", "url", "base_url", "url_fetcher", "media_type"
 
 _sheets: OrderedDict[Hashable, Any] = OrderedDict()
 _lock = threading.Lock()
-parses = 0  # stylesheets parsed in this process (kept or not, @imports included): what the tests count
+parses = 0  # stylesheets parsed in this process (kept or not, @imports included): tells an @import's parse
 
 
-def _file_state(url: str) -> tuple[int, int] | None:
-    """Size and time of a ``file:`` address's file (None when it is another kind or cannot be read)."""
+def _file_digest(url: str) -> str | None:
+    """The SHA-256 of a ``file:`` address's file (None when it is another kind or cannot be read): a file edited
+    between two parts, even within the file system's time resolution, is parsed again."""
+    import hashlib
     from urllib.parse import unquote, urlsplit
     from urllib.request import url2pathname
 
@@ -47,10 +50,9 @@ def _file_state(url: str) -> tuple[int, int] | None:
     if parts.scheme.lower() != "file":
         return None
     try:
-        stat = Path(url2pathname(unquote(parts.path))).stat()
+        return hashlib.sha256(Path(url2pathname(unquote(parts.path))).read_bytes()).hexdigest()
     except OSError:
         return None
-    return stat.st_size, stat.st_mtime_ns
 
 
 def _key(kwargs: dict[str, Any]) -> Hashable | None:
@@ -64,8 +66,10 @@ def _key(kwargs: dict[str, Any]) -> Hashable | None:
     url = kwargs.get("url")
     if not isinstance(url, str):
         return None
-    state = None if url.startswith("data:") else _file_state(url)
-    return None if state is None and not url.startswith("data:") else ("link", url, state, *common)
+    if url.startswith("data:"):
+        return ("link", url, None, *common)
+    content = _file_digest(url)
+    return None if content is None else ("link", url, content, *common)
 
 
 def shared_css(css_class: Any) -> Any:
