@@ -15,6 +15,8 @@ from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.rulebook import build_rulebook
 from sites import BuiltSite, build_site
 
+pytest_plugins = ("sphinxroots",)  # Sphinx's test fixtures and the directive tests' roots (tests/roots/)
+
 # The property and fuzz tests have fixed budgets (max_examples); in CI they also draw the same examples on every
 # run, so a red CI is a change of the code, not of luck. Locally each run explores new inputs.
 settings.register_profile("ci", derandomize=True, print_blob=True)

@@ -4,13 +4,14 @@ character's 特記事項, the trump list's introduction, a frame's picture, its 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
+from sphinx.testing.util import SphinxTestApp
 
 from blackpoker.core.loader import load_rules
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.rulebook import build_rulebook
+from sphinxroots import book_root, page, warnings_of
 
 PNG = (Path(__file__).parent / "data" / "official" / "full" / "images" / "entry16.png").read_bytes()
 
@@ -21,8 +22,8 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-@pytest.mark.build
-def test_the_rulebook_shows_the_fields_an_import_brings(tmp_path: Path) -> None:
+def test_the_rulebook_shows_the_fields_an_import_brings(tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    """On a small book (sphinxroots.book_root: every list, and the report, here of no scenario)."""
     defs = tmp_path / "defs"
     shutil.copytree(DEFINITIONS, defs)
     _edit(defs / "actions.yaml", "    updated: [v8.0]\n    formats: [lite, std, pro, mast]\n",
@@ -35,15 +36,18 @@ def test_the_rulebook_shows_the_fields_an_import_brings(tmp_path: Path) -> None:
     (defs / "images").mkdir()
     (defs / "images" / "rare.png").write_bytes(PNG)
     load_rules(defs)
-    site = tmp_path / "site"
-    build_rulebook(defs, site, pdf=False)
-    fmt = (site / "format.html").read_text(encoding="utf-8")
+    (tmp_path / "no-scenarios").mkdir()
+    app = make_app("html", srcdir=book_root(tmp_path / "root", ("verification",)), freshenv=True, confoverrides={
+        "blackpoker_definitions": str(defs), "blackpoker_report": str(tmp_path / "no-scenarios")})
+    app.build()
+    assert warnings_of(app) == []
+    fmt = page(app, "format")
     assert "補足" in fmt and "v8.0: 手札の上限を7枚に統一。" in fmt
     assert "※表向きで場に出す。" in fmt
-    frame = (site / "frame.html").read_text(encoding="utf-8")
+    frame = page(app, "frame")
     assert "切札は戦略性をもたらす拡張要素です。" in frame and "v8.1 で第一弾を再集録。" in frame
     assert 'class="bp-frame-image"' in frame and "継承元" in frame
-    report = (site / "verification.html").read_text(encoding="utf-8")
+    report = page(app, "verification")
     notes = report[report.index("補足 (設計メモ)"):]
     assert "エンド" in notes and "v8.0: 手札の上限を7枚に統一。" in notes
 

@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
+from sphinx.testing.util import SphinxTestApp
 
 from blackpoker.core.loader import load_rules
-from blackpoker.core.paths import DEFINITIONS, ROOT, SCENARIOS, SOURCE, scenarios_folder
+from blackpoker.core.paths import DEFINITIONS, ROOT, SCENARIOS, scenarios_folder
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import STEPS, BuildError, build, build_inputs, step_key
 from blackpoker.pipeline.playpage import example_positions
+from blackpoker.sphinxext.examples import ExampleFailed
 from sites import small_project
+from sphinxroots import page, root_copy, warnings_of
 
 E03 = SCENARIOS / "examples" / "e03-damage-beyond-life.yaml"
 E03_TITLE = "ライフが残り1枚のときに5点のダメージを受けると1点だけ受ける"
@@ -32,6 +37,10 @@ def _project(folder: Path, *scenarios: tuple[str, str]) -> Path:
         (folder / "scenarios" / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / "scenarios" / name).write_text(text, encoding="utf-8")
     return folder / "definitions"
+
+
+def _section(path: Path) -> str:
+    return str(yaml.safe_load(path.read_text(encoding="utf-8"))["section"])
 
 
 def _ours(expect_life: int = 0) -> str:
@@ -82,34 +91,66 @@ def test_the_play_page_offers_the_projects_examples(tmp_path: Path) -> None:
     assert list(positions) == ["ours"] and positions["ours"]["title"] == OURS
 
 
-@pytest.mark.build
-def test_the_rulebook_shows_and_reports_a_project_example(tmp_path: Path) -> None:
+def _examples_root(tmp_path: Path, make_app: Callable[..., SphinxTestApp], definitions: Path) -> SphinxTestApp:
+    """The examples' root (tests/roots/test-examples: the examples of 2.10.4 and the report) built for the project
+    of ``definitions``, its scenarios chosen by default, as the rulebook's are."""
+    app = make_app("html", srcdir=root_copy("examples", tmp_path / "root"), freshenv=True,
+                   confoverrides={"blackpoker_definitions": str(definitions)})
+    try:
+        app.build()
+    finally:
+        app.cleanup()  # a next build's application registers Sphinx's nodes afresh
+    return app
+
+
+def test_the_rulebook_shows_and_reports_a_project_example(
+        tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
     """The rulebook's worked examples and its verification report are the project's: an example it adds is
     shown at its section and reported as verified (so is one in a folder of its own); with an expectation that
-    fails, the rulebook stops, naming the file. The prose is the toolkit's (each {bp-examples} section needs its
-    examples: the project copies them, as `init` does)."""
-    from blackpoker.pipeline.rulebook import build_rulebook
-    definitions = _project(tmp_path)
-    shutil.copytree(SCENARIOS, tmp_path / "scenarios")
-    ours = tmp_path / "scenarios" / "examples" / "zz-ours.yaml"
-    ours.write_text(_ours(), encoding="utf-8")
-    (tmp_path / "scenarios" / "mine").mkdir()  # a folder of the project's own: reported after the toolkit's three
-    (tmp_path / "scenarios" / "mine" / "ours-too.yaml").write_text(_ours(), encoding="utf-8")
-    site = tmp_path / "site"
-    build_rulebook(definitions, site, pdf=False, work_dir=tmp_path / "work", source=SOURCE)
-    common = (site / "common.html").read_text(encoding="utf-8")
+    fails, the rulebook stops, naming the file. (On the examples' root, which shows 2.10.4: the project has the
+    examples of that section, one scenario of the toolkit's frames and actions, and one folder of its own.)"""
+    definitions = _project(tmp_path / "project", ("examples/zz-ours.yaml", _ours()), ("mine/ours-too.yaml", _ours()))
+    scenarios = tmp_path / "project" / "scenarios"
+    shown = [f"examples/{p.name}" for p in sorted((SCENARIOS / "examples").glob("*.yaml")) if _section(p) == "2.10.4"]
+    for name in (*shown, "frames/01-setup-entry20.yaml", "actions/counter.yaml"):
+        (scenarios / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(SCENARIOS / name, scenarios / name)
+    app = _examples_root(tmp_path, make_app, definitions)
+    assert warnings_of(app) == []
+    common = page(app, "common")
     assert f"例: {OURS}" in common and 'id="ex-zz-ours"' in common
-    report = (site / "verification.html").read_text(encoding="utf-8")
+    report = page(app, "verification")
     assert 'id="vr-examples-zz-ours"' in report and "scenarios/examples/zz-ours.yaml" in report
     entry = report[report.index('id="vr-examples-zz-ours"'):]
     assert "項目を確認" in entry[:2000] and "未検証" not in entry[:2000]
     assert report.index('id="vr-actions-') < report.index('id="vr-mine-ours-too"')
 
-    ours.write_text(_ours(expect_life=3), encoding="utf-8")
-    with pytest.raises(Exception) as raised:
-        build_rulebook(definitions, site, pdf=False, work_dir=tmp_path / "work", source=SOURCE)
-    message = str(getattr(raised.value, "messages", "")) + str(raised.value)
+    (scenarios / "examples" / "zz-ours.yaml").write_text(_ours(expect_life=3), encoding="utf-8")
+    with pytest.raises(ExampleFailed) as raised:
+        _examples_root(tmp_path / "again", make_app, definitions)
+    message = str(raised.value)
     assert "zz-ours.yaml" in message and "no longer holds" in message, message
+
+
+def test_the_report_lists_every_scenario_the_build_verifies_whatever_its_folder(
+        tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    """A scenario placed directly in the project's scenarios/ folder, or two folders down, is verified by the build
+    and listed in the report like any other, under its folder, with its file and a label of its own."""
+    definitions = _project(tmp_path / "project", ("examples/ours.yaml", _ours()), ("top.yaml", _ours()),
+                           ("mine/deep/ours.yaml", _ours()), ("deep/ours.yaml", _ours()), ("deep-ours.yaml", _ours()))
+    assert build_module._scenarios(definitions, tmp_path / "staging")[1] == "5 scenarios pass"  # what the build verifies
+    app = _examples_root(tmp_path, make_app, definitions)
+    assert warnings_of(app) == []
+    report = page(app, "verification")
+    assert "5 のシナリオ" in report
+    # each with a label of its own, even where two places read alike (deep/ours.yaml, deep-ours.yaml)
+    for label, where in (("vr-examples-ours", "examples/ours.yaml"), ("vr-top", "top.yaml"),
+                         ("vr-mine-deep-ours", "mine/deep/ours.yaml"), ("vr-deep-ours", "deep/ours.yaml"),
+                         ("vr-deep-ours-2", "deep-ours.yaml")):
+        entry = report[report.index(f'id="{label}"'):]
+        assert f"scenarios/{where}" in entry[:2000] and "項目を確認" in entry[:2000], label
+    headings = re.findall(r'<p class="bp-report-folder rubric">([^<]+)</p>', report)
+    assert headings == ["ルールブックの例", "deep", "mine/deep", "scenarios"], headings
 
 
 @pytest.mark.build
@@ -127,3 +168,14 @@ def test_the_build_of_a_project_stops_at_its_own_malformed_scenario(tmp_path: Pa
         build(definitions, tmp_path / "site", progress=lambda _: None)
     assert re.search(r"scenarios/examples/ours\.yaml:[0-9]+:[0-9]+: YAML syntax error", str(info.value)), str(info.value)
     assert sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*")) == before
+
+
+def test_a_failing_scenario_only_the_report_shows_stops_the_rulebook_naming_its_file(
+        tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    """A scenario directly in scenarios/ is played by the report like the others: one that no longer holds stops the
+    rulebook with its file and its failing expectation, as the build's scenarios step does."""
+    definitions = _project(tmp_path / "project", ("examples/ours.yaml", _ours()), ("broken.yaml", _ours(expect_life=3)))
+    with pytest.raises(ExampleFailed) as raised:
+        _examples_root(tmp_path, make_app, definitions)
+    message = str(raised.value)
+    assert "scenarios/broken.yaml" in message and "no longer holds" in message and "FAIL life.B" in message, message

@@ -620,17 +620,6 @@ def test_the_book_s_words_a_ruling_amends_are_marked_and_link_to_it(site: Path) 
     assert "本書では合計を +4 とします" in note[:2000]
 
 
-@pytest.mark.build  # a whole rulebook build, failing at its end: the small project's, seconds
-def test_a_mark_naming_no_ruling_fails_the_build(tmp_path: Path) -> None:
-    definitions = small_project(tmp_path)  # no ruling at all: the book's words marked as amended by one
-    core = tmp_path / "source" / "core.md"
-    core.write_text(core.read_text(encoding="utf-8") + "\n兵士には{bp-amended}`合計+5の修正 <no-such-ruling>`が加わります。\n",
-                    encoding="utf-8")
-    with pytest.raises(RulebookError) as raised:
-        build_rulebook(definitions, tmp_path / "site", pdf=False, work_dir=tmp_path / "work", source=core.parent)
-    assert "bp-amended" in str(raised.value) and "no-such-ruling" in str(raised.value)
-
-
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
 def test_the_printed_examples_read_as_a_narration(site: Path) -> None:
     """Issue 22, item 4: on paper an example is told to a reader: a refused decision as 「× A はこの判断ができません

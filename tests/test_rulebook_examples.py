@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
+from sphinx.testing.util import SphinxTestApp
 
+import sphinxroots
 from blackpoker.core.model import Rules
 from blackpoker.core.paths import ROOT, SOURCE
-from blackpoker.pipeline.rulebook import build_rulebook
 from blackpoker.sim.scenario import Scenario
+from blackpoker.sphinxext.examples import ExampleFailed
+from sphinxroots import book_root, but_the_report_s_links, root_copy, warnings_of
 
 EXAMPLES = ROOT / "scenarios" / "examples"
 FRAMES = ROOT / "scenarios" / "frames"  # every frame setup and frame action: in the verification report
@@ -120,27 +124,29 @@ def test_the_verification_report_shows_every_scenario_and_check_linked_both_ways
     assert not re.search(r"\[\{'|': \[|'kind'|True\b|False\b", text)
 
 
-@pytest.mark.build
-def test_a_changed_expectation_fails_the_build(tmp_path: Path) -> None:
+def test_a_changed_expectation_fails_the_build(tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    """On the examples' root (tests/roots/test-examples shows the examples of 2.10.4, E1 among them)."""
     examples = tmp_path / "examples"
     shutil.copytree(EXAMPLES, examples)
     e01 = next(examples.glob("e01-*.yaml"))
     text = e01.read_text(encoding="utf-8")
-    assert "stage: []" in text
+    assert "stage: []" in text and "section: 2.10.4" in text
     e01.write_text(text.replace("stage: []", "stage: [アップ]", 1), encoding="utf-8")
-    with pytest.raises(Exception) as raised:
-        build_rulebook(ROOT / "definitions", tmp_path / "site", pdf=False, work_dir=tmp_path / "work",
-                       overrides={"blackpoker_examples": str(examples)})
-    message = str(getattr(raised.value, "messages", "")) + str(raised.value)
+    app = make_app("html", srcdir=root_copy("examples", tmp_path / "root"), freshenv=True,
+                   confoverrides={"blackpoker_examples": str(examples)})
+    with pytest.raises(ExampleFailed) as raised:
+        app.build()
+    message = str(raised.value)
     assert "e01-" in message and "no longer holds" in message and "FAIL stage" in message
 
 
-@pytest.mark.build
+@pytest.mark.slow  # three builds of a small book and every example and frame played: ten seconds, not the fast loop's
 def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Callable[..., SphinxTestApp]) -> None:
+    """On a small book (sphinxroots.book_root: the lists, the examples of 2.10.4, the report), built again in its
+    kept environment as the rulebook is."""
     import os
 
-    from blackpoker.infra.jobs import Inline
     from blackpoker.sphinxext import examples
 
     defs, folder = tmp_path / "definitions", tmp_path / "examples"
@@ -154,19 +160,22 @@ def test_examples_are_played_again_only_when_their_scenarios_or_the_rules_change
         return real(rules, scenario)
 
     monkeypatch.setattr(examples, "play", counting)
-    site = tmp_path / "site"
+    root = book_root(tmp_path / "root")
 
     def build() -> str:
-        build_rulebook(defs, site, pdf=False, work_dir=tmp_path / "work", runner=Inline(), environment="same code",
-                       overrides={"blackpoker_examples": str(folder),
-                                  "blackpoker_report": os.pathsep.join([str(folder), str(FRAMES)])})
-        return (site / "format.html").read_text(encoding="utf-8") + (site / "common.html").read_text(encoding="utf-8")
+        app = make_app("html", srcdir=root, confoverrides={
+            "blackpoker_definitions": str(defs), "blackpoker_examples": str(folder),
+            "blackpoker_report": os.pathsep.join([str(folder), str(FRAMES)])})
+        app.build()
+        app.cleanup()  # the next build's application registers Sphinx's nodes afresh
+        assert but_the_report_s_links(warnings_of(app)) == []
+        return sphinxroots.page(app, "format") + sphinxroots.page(app, "common")
 
     build()
     assert sorted(played) == sorted(s for s, titles in _sections(EXAMPLES, FRAMES).items() for _ in titles)  # once each
     played.clear()
 
-    # a flavour text: chapter 4 (which shows it, and examples 4.3.1 and 4.3.2) is read again, nothing is played
+    # a flavour text: the list that shows it is read again, nothing is played
     actions = defs / "actions.yaml"
     actions.write_text(actions.read_text(encoding="utf-8").replace("これが戦術の基本です。", "これが戦術の基本だ。"),
                        encoding="utf-8")

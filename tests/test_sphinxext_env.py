@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -10,10 +13,14 @@ from typing import Any
 import pytest
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.testing.util import SphinxTestApp
 from sphinx.util.docutils import docutils_namespace
 
 from blackpoker import sphinxext
+from blackpoker.core.paths import DEFINITIONS
+from blackpoker.sphinx_private import documents_read
 from blackpoker.sphinxext.examples import Examples
+from sphinxroots import page, root_copy, warnings_of
 
 
 def _env(**state: Any) -> Any:
@@ -135,3 +142,32 @@ def test_the_single_page_keeps_no_document_twice_and_is_the_same_page(tmp_path: 
     # only the root document is loaded again afterwards (the page's own navigation), not the chapters
     assert kept == {"read": 0, "pickled": ["index"], "shadowed": False}
     assert page == plain
+
+
+def test_a_definition_changed_under_an_old_time_is_read_again_and_nothing_else_is(
+        tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    """Content, not times: a definitions file copied back with its old time still changes the page that shows it
+    and no other; a build with nothing changed reads nothing again (tests/roots/test-incremental)."""
+    defs = tmp_path / "definitions"
+    shutil.copytree(DEFINITIONS, defs)
+    root = root_copy("incremental", tmp_path / "root")
+
+    def build() -> tuple[str, dict[str, int]]:
+        app = make_app("html", srcdir=root, confoverrides={"blackpoker_definitions": str(defs)})
+        app.build()
+        app.cleanup()  # the next build's application registers Sphinx's nodes afresh
+        assert warnings_of(app) == []
+        return page(app, "format"), dict(documents_read(app.env))
+
+    _, first = build()
+    _, again = build()
+    assert again == first  # nothing changed: nothing read again
+    fogs = defs / "fogs.yaml"
+    before = fogs.stat()
+    old = "キーカードの数字分加算される。"
+    assert old in fogs.read_text(encoding="utf-8")
+    fogs.write_text(fogs.read_text(encoding="utf-8").replace(old, "キーカードの数字だけ加算される。", 1), encoding="utf-8")
+    os.utime(fogs, ns=(before.st_atime_ns, before.st_mtime_ns))  # as a copy that keeps its times would leave it
+    shown, edited = build()
+    assert "キーカードの数字だけ加算される。" in shown
+    assert {doc for doc in edited if edited[doc] != first[doc]} == {"format"}  # the page of the fogs, alone

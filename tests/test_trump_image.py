@@ -6,15 +6,17 @@ from __future__ import annotations
 import base64
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sphinx.testing.util import SphinxTestApp
 
 from blackpoker import load_rules
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.loader import definition_files
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.rulebook import build_rulebook
+from sphinxroots import page, root_copy
 
 PICTURE = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 14"><rect width="10" height="14"/></svg>'
 
@@ -41,15 +43,18 @@ def test_without_a_picture_each_trump_is_drawn(built_rulebook: tuple[Path, Path]
     assert "♠" not in cards[-1] and "裏切札" in cards[-1]  # the face-down trump: its back
 
 
-@pytest.mark.build
-def test_a_picture_is_read_with_the_ruleset_and_embedded_in_the_rulebook(tmp_path: Path) -> None:
+def test_a_picture_is_read_with_the_ruleset_and_embedded_in_the_rulebook(
+        tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    """The rulebook's list of trumps, on the lists' root (tests/roots/test-lists), not the whole book."""
     defs = _with_image(tmp_path, "images/slash.svg")
     rules = load_rules(defs)
     slash = rules.trumps[0]
     assert slash.image is not None and slash.image.media_type == "image/svg+xml" and slash.image.data == PICTURE
     assert defs / "images" / "slash.svg" in definition_files(defs)  # a build input: an edit rebuilds
-    build_rulebook(defs, tmp_path / "site", pdf=False, work_dir=tmp_path / "work")
-    frame = (tmp_path / "site" / "frame.html").read_text(encoding="utf-8")
+    app = make_app("html", srcdir=root_copy("lists", tmp_path / "root"), freshenv=True,
+                   confoverrides={"blackpoker_definitions": str(defs)})
+    app.build()
+    frame = page(app, "frame")
     assert f'src="data:image/svg+xml;base64,{base64.b64encode(PICTURE).decode()}"' in frame
     assert frame.count('class="bp-svg bp-card"') == 4
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sphinx.testing.util import SphinxTestApp
 
 from blackpoker.core.loader import check_rules, load_rules
 from blackpoker.core.paths import DEFINITIONS, SCENARIOS, SOURCE
@@ -23,6 +25,7 @@ from blackpoker.sim.scenario import unverified
 from blackpoker.sim.setup import new_game
 from clirun import run_cli
 from editions import edition, meteor_line
+from sphinxroots import but_the_report_s_links, page, root_copy, warnings_of
 
 FORMAT_ACTIONS = 37  # actions.yaml of v8.1: メテオ is appended as actions[37]
 
@@ -145,17 +148,19 @@ def test_the_rulebook_names_entries_the_definitions_must_have() -> None:
     ]
 
 
-@pytest.mark.build
-@pytest.mark.slow
-def test_the_rulebook_of_another_version_marks_its_examples_not_verified(tmp_path: Path) -> None:
-    from blackpoker.pipeline.rulebook import build_rulebook
+def test_the_rulebook_of_another_version_marks_its_examples_not_verified(
+        tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    """On the examples' root (tests/roots/test-examples: the examples of 2.10.4 and the report of every scenario)."""
     defs = edition(tmp_path / "defs", simulated=False, version="v9.0")
-    build_rulebook(defs, tmp_path / "site", pdf=False, work_dir=tmp_path / "work")
+    app = make_app("html", srcdir=root_copy("examples", tmp_path / "root"), freshenv=True,
+                   confoverrides={"blackpoker_definitions": str(defs)})
+    app.build()
+    assert but_the_report_s_links(warnings_of(app)) == []
     reason = "このシナリオは v8.1、v8.2 のルール用で、この定義は v9.0 です"
-    common = (tmp_path / "site" / "common.html").read_text(encoding="utf-8")
+    common = page(app, "common")
     assert "シミュレーターで未検証" in common and "✓ シミュレーターで検証済み" not in common
     assert f"この定義ではシミュレーターで再生できないため、検証していません。理由: {reason}" in common
-    report = (tmp_path / "site" / "verification.html").read_text(encoding="utf-8")
+    report = page(app, "verification")
     assert "アクション「メテオ」: 効果をシミュレーターが扱いません" in report
     assert "この定義では再生できないシナリオが 102 件あります" in report
     assert report.count(f"理由: {reason}") == 102

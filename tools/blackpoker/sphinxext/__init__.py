@@ -179,12 +179,11 @@ def _examples_default(config: Config) -> str:
 
 
 def _report_default(config: Config) -> str:
-    """Every folder of those scenarios: the examples, the frames and the actions first, then a project's other
-    folders by name (the build verifies them all, so the report shows them all)."""
-    from blackpoker.sphinxext.examples import FOLDERS
-    root = scenarios_folder(Path(config.blackpoker_definitions))
-    others = sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in FOLDERS and any(p.glob("*.yaml")))
-    return os.pathsep.join(str(root / name) for name in (*FOLDERS, *others))
+    """Every folder of those scenarios, at any depth: the examples, the frames and the actions first, then a
+    project's other folders by their path, then the scenarios folder itself (the build verifies every scenario
+    under it, pipeline/build.py, so the report shows them all)."""
+    from blackpoker.sphinxext.examples import report_folders
+    return os.pathsep.join(str(folder) for folder in report_folders(scenarios_folder(Path(config.blackpoker_definitions))))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -3,8 +3,9 @@
 
 Every scenario in the examples folder (the book's worked examples) whose ``section`` is the argument is run at
 build time; its Japanese play-by-play is shown at that place, with one line saying it was verified, linking to
-its entry in the report. The report shows every scenario (the examples, the frame setups and the per-action
-ones) with its section and every checked expectation. An example whose expectation no longer holds stops the
+its entry in the report. The report shows every scenario the build verifies (the examples, the frame setups, the
+per-action ones and a project's own, whatever their folder: :func:`report_folders`), named by its path in the
+project's scenarios folder, with its section and every checked expectation. An example whose expectation no longer holds stops the
 build with the scenario's file and the failing expectation, so a rules change cannot silently break an example.
 
 Loading and playing scenarios is the costliest part of reading a page, and a page with examples is read
@@ -27,11 +28,13 @@ from urllib.parse import quote
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.config import Config
 from sphinx.errors import SphinxError
 
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.kinds import anchor
 from blackpoker.core.model import Action, Character, Fog, Rules, Trump
+from blackpoker.core.paths import scenarios_folder
 from blackpoker.sphinx_private import kept
 from blackpoker.sphinxext import render as r
 from blackpoker.sphinxext.ruleset import RulesDirective, without_prose_digest
@@ -59,18 +62,28 @@ class PlayedExample:
     unverified: str = ""  # why an edition that is not simulated could not play it (nothing else is shown then)
 
     @property
-    def folder(self) -> str:
-        return Path(self.path).parent.name
-
-    @property
     def example_label(self) -> str:
         """The label of the example in the book's text."""
         return f"ex-{Path(self.path).stem.lower()}"
 
-    @property
-    def report_label(self) -> str:
-        """The label of the scenario in the verification report."""
-        return f"vr-{self.folder}-{Path(self.path).stem.lower()}"
+    def place(self, root: Path) -> str:
+        """Where its file is, as the report names it: its path in the project's scenarios folder ``root``
+        (``examples/e03-….yaml``, ``mine/deep/x.yaml``, ``x.yaml``); a file elsewhere (a folder given by
+        configuration) by its folder's name and its own."""
+        path = Path(self.path)
+        try:
+            return path.relative_to(root.resolve()).as_posix()
+        except ValueError:
+            return f"{path.parent.name}/{path.name}"
+
+    def folder(self, root: Path) -> str:
+        """Its folder in the project's scenarios folder (``examples``, ``mine/deep``; "" for the folder itself)."""
+        return self.place(root).rpartition("/")[0]
+
+    def report_label(self, root: Path) -> str:
+        """The label of the scenario in the verification report: ``vr-`` and its place, ``/`` read as ``-``
+        (``vr-examples-e03-…``, ``vr-mine-deep-x``, ``vr-x``)."""
+        return "vr-" + self.place(root).removesuffix(".yaml").replace("/", "-").lower()
 
 
 def load(path: Path, rules: Rules) -> Scenario:
@@ -230,25 +243,25 @@ VERIFIED = "✓ シミュレーターで検証済み"
 UNVERIFIED = "シミュレーターで未検証"
 
 
-def _boards(example: PlayedExample) -> nodes.raw:
+def _boards(example: PlayedExample, root: Path) -> nodes.raw:
     """The starting position and the end, side by side where there is room (one under the other on a phone)."""
     cells = "".join(f'<figure class="bp-board-figure"><div class="bp-figure-scroll">{svg}</div>'
                     f"<figcaption>{html.escape(caption)}</figcaption></figure>"
                     for svg, caption in ((example.before, "はじめ"), (example.after, "結果")))
     play = ""
-    if example.folder == "examples":  # the play page opens at the example's start (pipeline/playpage.py writes it)
+    if example.folder(root) == EXAMPLES:  # the play page opens at the example's start (pipeline/playpage.py writes it)
         href = f"play/index.html?example={quote(Path(example.path).stem)}"
         play = f'<p class="bp-play-from"><a href="{html.escape(href)}">この局面から遊ぶ</a></p>'
     return nodes.raw("", f'<div class="bp-boards">{cells}</div>{play}', format="html")
 
 
-def _verified(example: PlayedExample) -> list[nodes.Node]:
+def _verified(example: PlayedExample, root: Path) -> list[nodes.Node]:
     """The mark after an example's title: on the site it links to the report; the printed book, which has no
     report, prints none."""
     mark, classes = (UNVERIFIED, ["bp-unverified"]) if example.unverified else (VERIFIED, ["bp-verified"])
     on_site = addnodes.only(expr="not singlehtml")
     on_site += nodes.Text(" ")
-    on_site += nodes.inline("", "", r.ref(example.report_label, mark), classes=classes)
+    on_site += nodes.inline("", "", r.ref(example.report_label(root), mark), classes=classes)
     return [on_site]
 
 
@@ -265,25 +278,26 @@ class ExamplesDirective(RulesDirective):
         found = examples.of_section(folders, section, self.rules, without_prose_digest(self.env))
         if not found:
             raise self.error(f"no example scenario in {folders} has section '{section}'")
+        root = scenarios_root(self.config)
         out: list[nodes.Node] = []
         for example in found:
             self.env.note_dependency(example.path)
             box = nodes.container(classes=["bp-example"])
-            title = nodes.rubric("", "", *r.suited(f"例: {example.title}"), *_verified(example))
+            title = nodes.rubric("", "", *r.suited(f"例: {example.title}"), *_verified(example, root))
             r.target_title(title, example.example_label, self.state.document)
             box += title
-            box += _played(example, example.lines, ["bp-playbyplay"])
+            box += _played(example, example.lines, ["bp-playbyplay"], root)
             out.append(box)
         return out
 
 
-def _played(example: PlayedExample, lines: tuple[str, ...], classes: list[str]) -> list[nodes.Node]:
+def _played(example: PlayedExample, lines: tuple[str, ...], classes: list[str], root: Path) -> list[nodes.Node]:
     """What an example shows below its title, in the book and in the report alike: why it could not be verified,
     or its boards and its play-by-play (``lines``)."""
     if example.unverified:
         return [_not_verified(example)]
     text = "\n".join(lines)
-    return [*([_boards(example)] if example.before else []), nodes.literal_block(text, text, classes=classes)]
+    return [*([_boards(example, root)] if example.before else []), nodes.literal_block(text, text, classes=classes)]
 
 
 def section_label(section: str) -> str:
@@ -296,7 +310,25 @@ def _chapter(example: PlayedExample) -> int:
     return int(head) if head.isdigit() else 0
 
 
-def _report_index(every: list[PlayedExample]) -> list[nodes.Node]:
+def report_labels(every: list[PlayedExample], root: Path) -> dict[str, str]:
+    """Each scenario's label in the report, by its file: its place's (:meth:`PlayedExample.report_label`), and for
+    a place that reads as an earlier one's (``deep-ours.yaml`` beside ``deep/ours.yaml``) the same with ``-2``,
+    ``-3``…: every scenario listed has a label of its own. (The book's examples come first, so the labels their
+    marks link to are never changed.)"""
+    labels: dict[str, str] = {}
+    used: set[str] = set()
+    for example in every:
+        label = base = example.report_label(root)
+        count = 1
+        while label in used:
+            count += 1
+            label = f"{base}-{count}"
+        used.add(label)
+        labels[example.path] = label
+    return labels
+
+
+def _report_index(every: list[PlayedExample], labels: dict[str, str]) -> list[nodes.Node]:
     """The report's index: by status (what could not be verified first), then by chapter, each scenario a link."""
     out: list[nodes.Node] = [nodes.rubric("", "この報告の目次(状態別・章別)", classes=["bp-report-index-title"])]
     unverified = [e for e in every if e.unverified]
@@ -306,7 +338,7 @@ def _report_index(every: list[PlayedExample]) -> list[nodes.Node]:
     if unverified:
         listing = nodes.bullet_list(classes=["bp-report-unverified-list"])
         for e in unverified:
-            listing += nodes.list_item("", nodes.paragraph("", "", r.ref(e.report_label, f"未検証: {e.title}")))
+            listing += nodes.list_item("", nodes.paragraph("", "", r.ref(labels[e.path], f"未検証: {e.title}")))
         out.append(listing)
     chapters = nodes.bullet_list(classes=["bp-report-index"])
     for chapter in sorted({_chapter(e) for e in every}):
@@ -319,7 +351,7 @@ def _report_index(every: list[PlayedExample]) -> list[nodes.Node]:
         for e in mine:
             mark = UNVERIFIED if e.unverified else "✓"
             inner += nodes.list_item("", nodes.paragraph("", "", nodes.Text(f"{e.section} "),
-                                                         r.ref(e.report_label, e.title), nodes.Text(f" {mark}")))
+                                                         r.ref(labels[e.path], e.title), nodes.Text(f" {mark}")))
         item += inner
         chapters += item
     out.append(chapters)
@@ -331,7 +363,24 @@ def _not_verified(example: PlayedExample) -> nodes.paragraph:
     return nodes.paragraph(text, text, classes=["bp-report-unverified"])
 
 
-FOLDERS = {"examples": "ルールブックの例", "frames": "フレームのセットアップとフレームアクション", "actions": "アクション"}
+EXAMPLES = "examples"  # the book's worked examples, in the project's scenarios folder
+FOLDERS = {EXAMPLES: "ルールブックの例", "frames": "フレームのセットアップとフレームアクション", "actions": "アクション"}
+
+
+def scenarios_root(config: Config) -> Path:
+    """The project's scenarios folder for this build's definitions (core/paths.py), which scenarios are named in."""
+    return scenarios_folder(Path(config.blackpoker_definitions))
+
+
+def report_folders(root: Path) -> list[Path]:
+    """Every folder the report shows, each for the scenarios directly in it: the examples, the frames and the
+    actions first (as they are named, there or not), then every other folder under ``root`` that holds a scenario,
+    at any depth, by its path, and ``root`` itself last. Together they hold every scenario the build verifies
+    (every ``*.yaml`` under ``root``), each once."""
+    first = [root / name for name in FOLDERS]
+    others = sorted({p.parent for p in root.rglob("*.yaml")} - {root, *first},
+                    key=lambda folder: folder.relative_to(root).parts)
+    return [*first, *others, root]
 
 
 class VerificationDirective(RulesDirective):
@@ -342,6 +391,7 @@ class VerificationDirective(RulesDirective):
         self.note_definitions(prose=False)
         examples: Examples = kept(self.env, "bp_examples", Examples)
         every = examples.every(folders, self.rules, without_prose_digest(self.env))
+        root = scenarios_root(self.config)
         played = [e for e in every if not e.unverified]
         out: list[nodes.Node] = []
         summary = nodes.paragraph("", f"{len(played)} のシナリオ、{sum(len(e.checks) for e in played)} の確認項目が"
@@ -349,27 +399,29 @@ class VerificationDirective(RulesDirective):
         out.append(summary)
         if not self.rules.edition.simulated:
             out.extend(_not_simulated(self.rules, len(every) - len(played)))
-        out.extend(_report_index(every))
+        labels = report_labels(every, root)
+        out.extend(_report_index(every, labels))
         folder = None
         for example in every:
             self.env.note_dependency(example.path)
-            if example.folder != folder:
-                folder = example.folder
-                out.append(nodes.rubric("", FOLDERS.get(folder, folder), classes=["bp-report-folder"]))
+            if example.folder(root) != folder:
+                folder = example.folder(root)
+                heading = FOLDERS.get(folder, folder or root.name)  # the scenarios folder itself by its name
+                out.append(nodes.rubric("", heading, classes=["bp-report-folder"]))
             box = nodes.container(classes=["bp-report"])
             title = nodes.rubric("", "", *r.suited(example.title))
-            r.target_title(title, example.report_label, self.state.document)
+            r.target_title(title, labels[example.path], self.state.document)
             box += title
             where = nodes.paragraph(classes=["bp-report-where"])
             checked = UNVERIFIED if example.unverified else f"{len(example.checks)} 項目を確認"
             where += nodes.Text("節 ")
             where += r.ref(section_label(example.section), example.section)
-            where += nodes.Text(f" ・ {checked} ・ scenarios/{example.folder}/{Path(example.path).name}")
-            if example.folder == "examples":
+            where += nodes.Text(f" ・ {checked} ・ scenarios/{example.place(root)}")
+            if folder == EXAMPLES:
                 where += nodes.Text(" ・ ")
                 where += r.ref(example.example_label, "本文の例へ")
             box += where
-            box += _played(example, example.transcript, ["bp-playbyplay", "bp-report-log"])
+            box += _played(example, example.transcript, ["bp-playbyplay", "bp-report-log"], root)
             out.append(box)
         return out + self.design_notes()
 
