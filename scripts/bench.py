@@ -2,8 +2,9 @@
 moves no page, and one that makes the entry longer, so pages after it move).
 
 Targets (2-core machine): cold build <= 15 s, no-change rebuild <= 1 s, one-entry edit <= 5 s, check <= 0.5 s.
-Then scripts/bench_scale.py: cold builds of 50, 500 and 5,000 actions (time per action, peak memory) and with one
-flavour text of 100 KB and 300 KB, with and without break opportunities (the time they add must grow linearly).
+Then scripts/bench_scale.py: cold builds of 50, 500 and 5,000 actions (time per action, peak memory), and
+scripts/bench_layout.py: the layout work one flavour text of 100 KB, 300 KB and 1 MB adds, with and without break
+opportunities, step by step (it must grow linearly).
 Editions: cold builds of 第8.1版 alone and with editions/v8.2 beside it (the second at most 30% longer), an edit
 in 第8.1版 (every step of 第8.2版 reused), and the import, export and diff of the shared official files
 (../shared/official, each under 2 s; skipped when absent).

@@ -3,12 +3,13 @@
 * Scale: cold builds of definitions with 50, 500 and 5,000 actions (the edition declares ``simulated: false``, so
   the generated actions need no simulator): seconds, seconds per action and the peak memory of the build and its
   workers together. Targets: the time per action at 5,000 at most 1.5 times that at 500; peak memory under 2 GB.
-* Layout: cold builds with one flavour text of 100 KB and 300 KB, of two kinds: a punctuated sentence (breaks
-  everywhere) and numbered tokens with few break opportunities (``〔0001〕あいうえお…``). Linear: the 300 KB
-  build adds at most 1.5 times three times what the 100 KB one adds, for both kinds.
+* Layout: the work one flavour text of 100 KB, 300 KB and 1 MB adds, a punctuated sentence and numbered tokens
+  with few break opportunities, measured step by step in one process (scripts/bench_layout.py: a whole build's
+  time buried it in noise).
 
 Run with ``make bench`` (after the other figures) or alone: ``.venv/bin/python scripts/bench_scale.py
-[--actions 50,500] [--sizes 100,300] [--only scale|layout]``. Builds go to a temporary folder; build/ is untouched.
+[--actions 50,500] [--sizes 100,300,1024] [--only scale|layout]``. Builds go to a temporary folder; build/ is
+untouched.
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BLACKPOKER = [sys.executable, "-m", "blackpoker"]
-MARKER = "「防壁の次は兵士を出します。これが戦術の基本です。」"
-SENTENCE = "防壁を並べ、兵士を出し、攻撃する。この順番を忘れないように。"
 ACTION = """
   - id: bench-{n:05d}
     name: 試験魔法{n:05d}
@@ -117,7 +116,9 @@ def measured(args: list[str]) -> Measure:
     sampler.join()
     elapsed, cpu = time.perf_counter() - start, _children_cpu() - cpu_start
     if process.returncode != 0:
-        print(f"  failed after {elapsed:.0f} s (exit {process.returncode}): {err.strip().splitlines()[-1:]}")
+        lines = err.strip().splitlines()
+        failed = next((i for i, line in enumerate(lines) if "the build failed" in line), len(lines) - 1)
+        print(f"  failed after {elapsed:.0f} s (exit {process.returncode}):", *lines[failed:], sep="\n    ")
         return Measure(float("nan"), float("nan"), peak, held)
     return Measure(elapsed, cpu, peak, held)
 
@@ -158,55 +159,22 @@ def scale(counts: list[int]) -> None:
               f"{'yes' if max(wall, cpu) <= 1.5 else 'NO'}")
 
 
-def long_text(kind: str, size_kb: int) -> str:
-    if kind == "sentence":
-        unit = SENTENCE * (size_kb * 1024 // len(SENTENCE.encode("utf-8")) + 1)
-    else:
-        unit = "".join(f"〔{i:04d}〕あいうえおかきくけこ" for i in range(size_kb * 1024 // 45 + 2))
-    return unit.encode("utf-8")[:size_kb * 1024].decode("utf-8", errors="ignore")
-
-
-def layout(sizes: list[int]) -> None:
-    print()
-    print(f"long flavour text (cold builds; {_load()})")
-    print("                 wall s  added per 100 KB  cpu s  added per 100 KB")
-    for kind in ("sentence", "tokens"):
-        runs: dict[int, Measure] = {}
-        for size in [0, *sizes]:
-            with tempfile.TemporaryDirectory(prefix="bp-bench-long-") as tmp:
-                defs = Path(tmp) / "definitions"
-                shutil.copytree(ROOT / "definitions", defs)
-                actions = defs / "actions.yaml"
-                text = actions.read_text(encoding="utf-8")
-                if MARKER not in text:
-                    sys.exit("bench: the flavour text to edit is gone; update scripts/bench_scale.py")
-                actions.write_text(text.replace(MARKER, f"「{long_text(kind, size)}」"), encoding="utf-8")
-                runs[size] = measured([*BLACKPOKER, "build", "--definitions", str(defs), "--out",
-                                       str(Path(tmp) / "site")])
-            m, base = runs[size], runs[0]
-            wall = (m.seconds - base.seconds) / (size / 100) if size else 0.0
-            cpu = (m.cpu - base.cpu) / (size / 100) if size else 0.0
-            print(f"{kind:<8} {size:>3} KB {m.seconds:7.1f}  {wall:16.1f}  {m.cpu:6.1f}  {cpu:16.1f}", flush=True)
-        if len(sizes) == 2:
-            small, large = sizes
-            for what in ("wall", "cpu"):
-                value = {n: r.seconds if what == "wall" else r.cpu for n, r in runs.items()}
-                added = {n: (value[n] - value[0]) / n for n in sizes}
-                ratio = added[large] / max(added[small], 1e-9)
-                print(f"{kind}: {what} added per KB, {large} KB / {small} KB: {ratio:.2f} (linear: about 1; "
-                      f"target <= 1.5) {'yes' if ratio <= 1.5 else 'NO'}")
+def layout(sizes: str) -> None:
+    """The long flavour texts (scripts/bench_layout.py)."""
+    print(flush=True)
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_layout.py"), "--sizes", sizes], cwd=ROOT, check=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--actions", default="50,500,5000", help="action counts (comma list)")
-    parser.add_argument("--sizes", default="100,300", help="flavour text sizes in KB (comma list)")
+    parser.add_argument("--sizes", default="100,300,1024", help="flavour text sizes in KB (comma list)")
     parser.add_argument("--only", choices=("scale", "layout"))
     options = parser.parse_args()
     if options.only != "layout":
         scale([int(n) for n in options.actions.split(",")])
     if options.only != "scale":
-        layout([int(n) for n in options.sizes.split(",")])
+        layout(options.sizes)
 
 
 if __name__ == "__main__":

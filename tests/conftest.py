@@ -11,9 +11,7 @@ import pytest
 from hypothesis import settings
 
 import xdistgroups
-from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.rulebook import build_rulebook
-from sites import BuiltSite, build_site
+from sites import BuiltSite, rulebook_of, shared_site
 
 pytest_plugins = ("sphinxroots",)  # Sphinx's test fixtures and the directive tests' roots (tests/roots/)
 
@@ -27,6 +25,7 @@ if os.environ.get("CI"):
 # Fixtures that are a full build (or a copy of one): a test that uses one, directly or through another fixture, is
 # marked `build` here, so the mark cannot be forgotten. A test that builds in its body carries the mark itself.
 BUILD_FIXTURES = frozenset({"built_rulebook", "built_site", "built", "long_built"})
+SHARED_FIXTURES = frozenset({"built_rulebook", "built_site"})  # the run's one full build, for every worker
 
 
 # Module-scoped fixtures too cheap to matter when two workers both make them (the loader caches the rules).
@@ -34,18 +33,15 @@ CHEAP_FIXTURES = frozenset({"rules"})
 
 
 def _group(item: pytest.Item) -> str | None:
-    """The pytest-xdist group of a test: the tests that read the one rulebook build share a worker, so it is built
-    once; so do the tests of a module's build fixture, and the other tests of a module that share a module fixture
-    (rendered pages, a browser); the rest go wherever a worker is free."""
+    """The pytest-xdist group of a test: the tests of a module's build fixture share a worker, so it is built once;
+    so do the other tests of a module that share a module fixture (rendered pages, a browser); the rest go wherever
+    a worker is free. The run's shared build (``built_site``, and ``built_rulebook`` read from it) needs no group:
+    it is made once for all workers (sites.shared_site)."""
     given = item.get_closest_marker("xdist_group")  # a test that asks for a build at run time says so itself;
     if given is not None:  # so does a module that splits its long tests into groups (test_play_browser.py)
         return str(given.args[0])
     names = set(getattr(item, "fixturenames", ()))
-    if "built_rulebook" in names:
-        return "rulebook"
-    if "built_site" in names:
-        return "site"
-    built = sorted(names & BUILD_FIXTURES)
+    built = sorted(names & (BUILD_FIXTURES - SHARED_FIXTURES))
     if built:
         return f"{item.path.name}::{'+'.join(built)}"
     info = getattr(item, "_fixtureinfo", None)
@@ -57,10 +53,10 @@ def _group(item: pytest.Item) -> str | None:
 
 def _weight(item: pytest.Item) -> int:
     """Run order under pytest-xdist, longest first, so no worker is left alone with a long one at the end: the
-    rulebook's and the site's groups (each build, then every test that reads it or starts from it), the tests
-    that run several full builds (`build` and `slow`: minutes each), the other builds, the browser's groups, then
-    the rest (seconds each), which fill the gaps."""
-    if _group(item) in ("rulebook", "site"):
+    tests that read the run's shared build (the first of them makes it, with both cores), the tests that run
+    several full builds (`build` and `slow`: minutes each), the other builds, the browser's groups, then the rest
+    (seconds each), which fill the gaps."""
+    if SHARED_FIXTURES & set(getattr(item, "fixturenames", ())):
         return 0
     if item.get_closest_marker("build"):
         return 1 if item.get_closest_marker("slow") else 2
@@ -90,18 +86,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def built_rulebook(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """One full rulebook build (HTML, PDF, booklet) of definitions/ for the whole run; -W: any warning fails it.
-    (site, Sphinx work folder.) Tests must not write into it: copy it first."""
-    out = tmp_path_factory.mktemp("rulebook") / "site"
-    work = tmp_path_factory.mktemp("rulebook-work")
-    build_rulebook(DEFINITIONS, out, pdf=True, work_dir=work)
-    return out, work
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """One full build of definitions/ (every step and edition) for the whole run and all its workers
+    (sites.shared_site), its cache beside it, and what it said: the build mechanics tests compare with it or start
+    from a copy (sites.copy_site, sites.copy_cache) rather than building the same site again. Tests must not write
+    into it."""
+    return shared_site(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
-    """One full build of definitions/ (every step and edition) for the whole run, its cache beside it, and what it
-    said: the build mechanics tests compare with it or start from a copy (sites.copy_site, sites.copy_cache) rather
-    than building the same site again. Tests must not write into it."""
-    return build_site(tmp_path_factory.mktemp("built-site"))
+def built_rulebook(built_site: BuiltSite, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The rulebook (HTML, PDF, booklet; Sphinx ran with -W: any warning failed it) of the shared full build, as
+    ``build_rulebook`` leaves it: (its published files, a Sphinx work folder with the single page and the book's
+    parts). Tests must not write into either: copy first."""
+    return rulebook_of(built_site, tmp_path_factory.mktemp("rulebook-work"))

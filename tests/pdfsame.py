@@ -77,10 +77,28 @@ def words_drawn_over_words(pdf: Path) -> list[tuple[int, str, str]]:
     found = []
     for number, page in enumerate(out.split("<page ")[1:], start=1):
         words = [(float(m[1]), float(m[2]), float(m[3]), float(m[4]), html.unescape(m[5])) for m in _WORD.finditer(page)]
-        for i, (ax0, ay0, ax1, ay1, a) in enumerate(words):
-            for bx0, by0, bx1, by1, b in words[i + 1:]:
-                w, h = min(ax1, bx1) - max(ax0, bx0), min(ay1, by1) - max(ay0, by0)
-                smaller = min((ax1 - ax0) * (ay1 - ay0), (bx1 - bx0) * (by1 - by0))
-                if w > 1 and h > 1 and w * h > smaller / 3:
-                    found.append((number, a, b))
+        found += [(number, words[i][4], words[j][4]) for i, j in overlapping(words)]
     return found
+
+
+Box = tuple[float, float, float, float, str]  # x0, y0, x1, y1, the word
+
+
+def overlapping(words: list[Box]) -> list[tuple[int, int]]:
+    """Every pair (i, j), i < j, of words whose boxes overlap by more than 1 pt each way and by more than a third
+    of the smaller box, in the order of i, then j. Swept left to right: two boxes overlap more than 1 pt across
+    only if the one that starts later starts more than 1 pt before the other ends, so each word is compared only
+    with the words that start under it (a book page of single characters had every pair compared: 10 s a book)."""
+    order = sorted(range(len(words)), key=lambda k: words[k][0])
+    pairs = []
+    for n, i in enumerate(order):
+        ax0, ay0, ax1, ay1, _ = words[i]
+        for j in order[n + 1:]:
+            bx0, by0, bx1, by1, _ = words[j]
+            if bx0 >= ax1 - 1:  # this one and every later one start too far right to overlap by more than 1 pt
+                break
+            w, h = min(ax1, bx1) - max(ax0, bx0), min(ay1, by1) - max(ay0, by0)
+            smaller = min((ax1 - ax0) * (ay1 - ay0), (bx1 - bx0) * (by1 - by0))
+            if w > 1 and h > 1 and w * h > smaller / 3:
+                pairs.append((min(i, j), max(i, j)))
+    return sorted(pairs)

@@ -1,15 +1,19 @@
-"""The run's one full build of definitions/ (the session fixture ``built_site`` in conftest.py), and how a test takes
-a copy it may change: the build mechanics tests start from it instead of building the same site again. And the
-small rules project (tests/projects/small) that builds in seconds, for the tests whose assertions hold for any
-rules: a copy of it to edit and build."""
+"""The run's one full build of definitions/ (the session fixture ``built_site`` in conftest.py), made once for all
+pytest-xdist workers, and how a test takes a copy it may change: the build mechanics tests start from it instead
+of building the same site again; the rulebook's tests read its rulebook step. And the small rules project
+(tests/projects/small) that builds in seconds, for the tests whose assertions hold for any rules: a copy of it to
+edit and build."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.build import CACHE, build
@@ -39,6 +43,39 @@ def build_site(folder: Path) -> BuiltSite:
     lines: list[str] = []
     build(DEFINITIONS, folder / "site", progress=lines.append)
     return BuiltSite(folder / "site", tuple(lines))
+
+
+def shared_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The run's full build, once for all workers: under pytest-xdist the first worker that needs it builds it in
+    the run's common temporary folder (the workers' folders are beside each other in it), holding a lock; a
+    worker that needs it meanwhile waits for it, which costs little: the build's own pool keeps both cores busy
+    but for its short serial stretches. Then every test that reads it can run on either worker. Without
+    pytest-xdist: a build of its own."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return build_site(tmp_path_factory.mktemp("built-site"))
+    root = tmp_path_factory.getbasetemp().parent / "built-site"
+    said = root / "lines.json"  # written last: the build is whole
+    with FileLock(f"{root}.lock"):
+        if said.is_file():
+            return BuiltSite(root / "site", tuple(json.loads(said.read_text(encoding="utf-8"))))
+        shutil.rmtree(root, ignore_errors=True)  # what a failed attempt left
+        root.mkdir()
+        built = build_site(root)
+        said.write_text(json.dumps(built.lines), encoding="utf-8")
+        return built
+
+
+def rulebook_of(built: BuiltSite, folder: Path) -> tuple[Path, Path]:
+    """The rulebook step of the shared build, as ``build_rulebook`` leaves it: the files the step published (the
+    pages, the book and its booklet, as the step cache holds them) and a Sphinx work folder in ``folder`` whose
+    ``single`` is the step's single page and ``parts`` the rendered parts the book was joined from."""
+    cache = built.site.parent / CACHE
+    [entry] = (cache / "steps" / "rulebook").iterdir()  # one build made this cache: one entry
+    [work] = (cache / "work").glob("*/rulebook")  # one output folder: one kept environment
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "single").symlink_to(work / "single", target_is_directory=True)
+    (folder / "parts").symlink_to(cache / "parts", target_is_directory=True)
+    return entry / "files", folder
 
 
 def copy_cache(built: BuiltSite, cache: Path) -> None:

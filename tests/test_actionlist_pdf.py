@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import shutil
@@ -18,9 +19,10 @@ from pypdf import PdfReader
 from blackpoker import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.render.actionlist.html import render_pages
-from blackpoker.render.actionlist.pdf import build_pdfs, pdf_paths, render_documents
+from blackpoker.render.actionlist.pdf import PDF_DIR, build_pdfs, pdf_paths, render_documents
 from blackpoker.render.actionlist.view import all_page, list_pages
 from blackpoker.render.impose import booklet_order, two_up_order
+from sites import SMALL, BuiltSite
 
 A5 = (419.5, 595.3)
 needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
@@ -53,9 +55,11 @@ def rules() -> Rules:
 
 
 @pytest.fixture(scope="module")
-def built(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
-    out = tmp_path_factory.mktemp("site")
-    return out, build_pdfs(rules, out)
+def built(rules: Rules, built_site: BuiltSite) -> tuple[Path, list[Path]]:
+    """The lists as the run's shared full build made them (its site, and every list's A5, 2-up and booklet PDF,
+    list by list): the build's own step, not a second rendering of the same lists."""
+    out = built_site.site
+    return out, [p for page in list_pages(rules) for p in pdf_paths(out, page)]
 
 
 def _text(path: Path, page: int | None = None, crop: tuple[float, float, float, float] | None = None) -> str:
@@ -74,11 +78,20 @@ def _page_marks(text: str) -> list[int]:
 
 
 def test_all_files_are_written(rules: Rules, built: tuple[Path, list[Path]]) -> None:
-    out, written = built
-    expected = [p for page in list_pages(rules) for p in pdf_paths(out, page)]
-    assert written == expected
-    assert [p.name for p in written[:3]] == ["blackpoker-lite.pdf", "blackpoker-lite-2up.pdf", "blackpoker-lite-booklet.pdf"]
-    assert all(p.is_file() and p.stat().st_size > 0 for p in written)
+    out, expected = built
+    assert sorted((out / PDF_DIR).iterdir()) == sorted(expected)  # every list's three files, and nothing else
+    assert [p.name for p in expected[:3]] == ["blackpoker-lite.pdf", "blackpoker-lite-2up.pdf", "blackpoker-lite-booklet.pdf"]
+    assert all(p.is_file() and p.stat().st_size > 0 for p in expected)
+
+
+@pytest.mark.build  # the small project's lists: seconds
+def test_build_pdfs_returns_every_list_s_files_list_by_list(tmp_path: Path) -> None:
+    """What ``build_pdfs`` returns: each list's A5, 2-up and booklet file, in the order of the lists (the order
+    holds for any rules: the small project's lists)."""
+    rules = load_rules(SMALL / "definitions")
+    written = build_pdfs(rules, tmp_path, workers=1)
+    assert written == [p for page in list_pages(rules) for p in pdf_paths(tmp_path, page)]
+    assert len(list_pages(rules)) >= 2 and all(p.is_file() for p in written)
 
 
 def test_page_sizes_and_counts(rules: Rules, built: tuple[Path, list[Path]]) -> None:
@@ -314,7 +327,15 @@ BODY_Y, BODY_H = 40, 520
 
 def _body_texts(path: Path, x: float) -> list[str]:
     """The text of each page's body, in a column ``x`` points from the left and an A5 page wide."""
-    return _text(path, crop=(x, BODY_Y, A5[0] - 1, BODY_H)).split("\f")
+    stat = path.stat()
+    return list(_column(path, x, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=64)
+def _column(path: Path, x: float, mtime: int, size: int) -> tuple[str, ...]:
+    """_body_texts, read once per file as it is (its time and size in the key): the tests of one build read the
+    same lists again for each entry they look at."""
+    return tuple(_text(path, crop=(x, BODY_Y, A5[0] - 1, BODY_H)).split("\f"))
 
 
 def _list_text(a5: Path, imposed: Path | None = None, mode: str = "") -> str:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
 
 from blackpoker.infra.jobs import NORMAL, URGENT, Scheduler
 
@@ -192,3 +195,60 @@ def test_a_job_run_in_a_child_gives_its_memory_back_and_its_error_reaches_the_ca
         pool.shutdown(wait=True, cancel_futures=True)
     with ThreadPoolExecutor(1) as threads:  # this process has threads now: the job runs here
         assert threads.submit(in_child, _pid, 0).result(10) == os.getpid()
+
+
+def _die(signum: int) -> None:
+    import os
+    os.kill(os.getpid(), signum)
+
+
+def test_a_worker_killed_is_named_with_its_signal() -> None:
+    """A worker that ends abruptly breaks the pool, and Python says only that one "terminated abruptly": the
+    build adds which worker ended and by what signal (a BrokenProcessPool in a 300 KB build went unexplained)."""
+    import signal
+    from concurrent.futures.process import BrokenProcessPool
+
+    from blackpoker.infra.jobs import process_pool, worker_ends
+
+    pool = process_pool(2)
+    try:
+        assert worker_ends(pool) == ""  # all running
+        with pytest.raises(BrokenProcessPool):
+            Scheduler(pool, 2).submit(_die, signal.SIGKILL).result(30)
+        deadline = time.monotonic() + 10
+        while "SIGKILL" not in worker_ends(pool) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "was killed by SIGKILL (sent by the kernel's out-of-memory killer or by another program)" in worker_ends(pool)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def test_a_module_edited_under_a_running_pool_does_not_kill_its_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker imports a job's module when its first job arrives; the build's first, when the module was
+    edited after the build started (and no longer imports), killed the worker: BrokenProcessPool in a 300 KB
+    build, whose code was being committed in the clone it ran from. Preloaded, the workers run the code as the
+    pool found it."""
+    import importlib
+    import sys
+    from concurrent.futures.process import BrokenProcessPool
+
+    from blackpoker.infra.jobs import process_pool, worker_ends
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name, preload in (("bp_step_as_was", True), ("bp_step_edited", False)):
+        module = tmp_path / f"{name}.py"
+        module.write_text("def job() -> str:\n    return 'as the build started'\n", encoding="utf-8")
+        pool = process_pool(1, preload=[name] if preload else [])
+        try:
+            job = importlib.import_module(name).job  # the build's pipeline imports it (lazily, after the fork)
+            module.write_text("from os import no_such_name\n", encoding="utf-8")  # an edit lands
+            importlib.invalidate_caches()
+            if preload:
+                assert Scheduler(pool, 1).submit(job).result(30) == "as the build started"
+                assert worker_ends(pool) == ""
+            else:  # what a build did before: the worker dies reading the call
+                with pytest.raises(BrokenProcessPool):
+                    Scheduler(pool, 1).submit(job).result(30)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+            sys.modules.pop(name, None)

@@ -19,7 +19,7 @@ from blackpoker import load_rules
 from blackpoker.render.actionlist.html import build_html
 from browsers import MARKS, module_browser
 
-pytestmark = [*MARKS, pytest.mark.build, pytest.mark.xdist_group("rulebook")]  # reads the shared rulebook build
+pytestmark = [*MARKS, pytest.mark.build]  # reads the shared rulebook build (its module fixtures keep its tests together)
 
 MEASURE = """() => {
   const vw = document.documentElement.clientWidth, out = {page: document.documentElement.scrollWidth, vw, bad: []};

@@ -264,6 +264,14 @@ def _run(*cmd: str) -> str:
     return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
 
 
+def _layout_pages(pdf: Path) -> list[str]:
+    """Each page's text as ``pdftotext -layout`` gives it (a label and its value on one line are one line), in
+    one run over the whole book: it ends each page with a form feed (a run per page read the book 170 times)."""
+    pages = _run("pdftotext", "-layout", str(pdf), "-").split("\f")
+    assert pages[-1] == "", pages[-1][:80]
+    return pages[:-1]
+
+
 @pytest.mark.slow
 def test_book_pdf_is_a5_with_embedded_fonts_and_text(site: Path, rules: Rules) -> None:
     from pypdf import PdfReader
@@ -433,9 +441,10 @@ def test_no_book_page_ends_with_a_section_heading(built_rulebook: tuple[Path, Pa
     walk(reader.outline)
     assert sum(len(h) for h in headings.values()) > 100
     stranded = []
+    texts = _layout_pages(site / PDF_NAME)
+    assert len(texts) == len(reader.pages)
     for number in range(2, len(reader.pages) + 1):
-        lines = [line.strip() for line in _run("pdftotext", "-f", str(number), "-l", str(number), "-layout",
-                                               str(site / PDF_NAME), "-").splitlines() if line.strip()]
+        lines = [line.strip() for line in texts[number - 1].splitlines() if line.strip()]
         body = lines[1:-1]  # without the running head and the folio
         numbered = bool(body) and re.match(r"^\d+(\.\d+)+\.? \S", body[-1]) and ".." not in body[-1]  # no contents
         if numbered and re.sub(r"\s+", "", body[-1]) in headings.get(number, set()):
@@ -598,10 +607,11 @@ def test_no_page_of_the_book_ends_with_a_field_label(site: Path) -> None:
     assert pages is not None
     count = int(pages[1])
     ends = {}
+    texts = _layout_pages(pdf)
+    assert len(texts) == count
     for n in range(1, count + 1):
         # -layout: a label and its value on one line are one line of text
-        lines = [line.strip() for line in _run("pdftotext", "-layout", "-f", str(n), "-l", str(n), str(pdf),
-                                                 "-").splitlines() if line.strip() and not line.strip().isdigit()]
+        lines = [line.strip() for line in texts[n - 1].splitlines() if line.strip() and not line.strip().isdigit()]
         if lines and lines[-1] in labels:
             ends[n] = lines[-1]
         # a label of two lines (フォグに置くアクション) keeps the next field's value on its label's line

@@ -58,7 +58,10 @@ def chromium() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def search(served: tuple[Path, str], chromium: Any) -> Iterator[Any]:
     """The hits the search page lists for a query, in order. A query is typed once per module: the site does not
-    change, so the tests that look up the same names (every entry's name, whole) read the same page's answer."""
+    change, so the tests that look up the same names (every entry's name, whole) read the same page's answer.
+    The page is opened once and each query is handed to Sphinx's own ``Search.performSearch``, which the page's
+    start calls with the address's ``?q=``; the first query is also opened by its address, and both must list the
+    same hits (a page load per query cost a minute: the index is read again each time)."""
     _, root = served
     page = chromium.new_page()
     # the hits' passages are fetched page by page: not needed to rank them
@@ -66,12 +69,23 @@ def search(served: tuple[Path, str], chromium: Any) -> Iterator[Any]:
                else route.continue_())
     answered: dict[str, list[str]] = {}
 
+    def listed() -> list[str]:
+        page.wait_for_selector("#search-results .search-summary:not(:empty)")
+        return [str(a) for a in page.eval_on_selector_all(
+            "#search-results ul.search li > a", "els => els.map(e => e.getAttribute('href'))")]
+
+    def ask(query: str) -> list[str]:
+        page.evaluate("q => { document.getElementById('search-results').replaceChildren(); "
+                      "Search.performSearch(q); }", query)
+        return listed()
+
     def hits(query: str) -> list[str]:
-        if query not in answered:
+        if not answered:  # the first query by its address, as the search box sends it, and then as the others
             page.goto(root + "search.html?q=" + query)
-            page.wait_for_selector("#search-results .search-summary:not(:empty)")
-            answered[query] = [str(a) for a in page.eval_on_selector_all(
-                "#search-results ul.search li > a", "els => els.map(e => e.getAttribute('href'))")]
+            by_address = listed()
+            assert ask(query) == by_address, (query, by_address)
+        if query not in answered:
+            answered[query] = ask(query)
         return list(answered[query])
 
     yield hits

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,15 @@ def test_the_closure_follows_imports_transitively(tmp_path: Path) -> None:
     assert PACKAGE / "core" / "cards.py" in closure
     assert module_file("blackpoker.no.such.module") is None
     assert module_file("sphinx.application") is None
+
+
+def test_the_build_preloads_every_module_its_steps_run_lazily_too() -> None:
+    """The build imports its steps' code before forking its workers (infra/jobs.process_pool's preload): the
+    names cover modules imported inside functions (the book's renderer, which the rulebook imports when it runs)."""
+    from blackpoker.pipeline.code import module_names
+
+    names = module_names(code_closure([m for step in STEPS for m in step.code]))
+    assert {"blackpoker", "blackpoker.pipeline.rulebook", "blackpoker.render.book", "blackpoker.render.textruns",
+            "blackpoker.render.actionlist.pdf", "blackpoker.infra.jobs"} <= set(names)
+    for name in names:  # each a module the interpreter can import by that name
+        assert importlib.util.find_spec(name) is not None, name

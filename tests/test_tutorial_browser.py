@@ -6,7 +6,6 @@ whole site (the shared rulebook build), the top page leads to the tutorial and a
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from blackpoker.core.paths import SOURCE
 from blackpoker.pipeline.tutorialpage import build_tutorial
 from browsers import MARKS, EnginePage, module_browser
 from playsite import make_site, runtime_missing, served
+from sites import BuiltSite
 
 pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=str(runtime_missing()))]
 
@@ -186,16 +186,10 @@ def test_a_lesson_by_keyboard_only(browser: Any, base: str) -> None:
     p.context.close()
 
 
-def test_from_the_rulebook_to_a_refusal_and_back_to_its_section(browser: Any, rules: Rules,
-                                                                 built_rulebook: tuple[Path, Path],
-                                                                 tmp_path: Path) -> None:
-    """On the whole site (the shared rulebook build, with the lists, the play page and the tutorial beside it): the
+def test_from_the_rulebook_to_a_refusal_and_back_to_its_section(browser: Any, built_site: BuiltSite) -> None:
+    """On the whole site (the run's shared full build: the rulebook, the lists, the play page and the tutorial): the
     top page leads to the tutorial, and a refusal's section link opens the rulebook at that section."""
-    root = tmp_path / "site"
-    shutil.copytree(built_rulebook[0], root)
-    make_site(rules, root)
-    build_tutorial(rules, root, SOURCE)
-    with served(root) as address:
+    with served(built_site.site) as address:
         p = Page(browser, PHONE)
         pg = p.page
         pg.goto(address + "index.html")

@@ -1,5 +1,6 @@
 """``--dist loadgroup`` that works with this pytest: the tests marked ``xdist_group`` with one name run on one
-worker, so a shared build (``built_site``, ``built_rulebook``) or a module's browser is made once per run.
+worker, so a module's build (a module-scoped fixture) or its browser is made once per run. (The run's full build,
+``built_site``, is shared by the workers themselves: tests/sites.py.)
 
 pytest-xdist 3.8 groups tests by a suffix it appends to each test's id in the worker (``…::test@group``), by
 assigning ``item._nodeid``; pytest 9 keeps the id elsewhere, so the suffix is lost, every test becomes a group of

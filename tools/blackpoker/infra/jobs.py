@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import functools
 import heapq
+import importlib
 import itertools
 import multiprocessing
 import os
+import signal
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError, Executor, Future, InvalidStateError, ProcessPoolExecutor
+from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
 
 # priorities: higher first
@@ -153,16 +157,53 @@ def default_workers() -> int:
     return int(configured) if configured.isdigit() and int(configured) > 0 else (os.cpu_count() or 1)
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
+def process_pool(workers: int, preload: Iterable[str] = ()) -> ProcessPoolExecutor:
     """A pool of forked workers, all started now (before the caller starts threads: forking then is unsafe).
 
-    The workers die with this process, however it ends (even by SIGKILL), and leave Ctrl+C to it."""
+    The workers die with this process, however it ends (even by SIGKILL), and leave Ctrl+C to it. The modules
+    ``preload`` names are imported here first, so the workers run them as they are now: a worker imports a job's
+    module when its first job arrives, and one edited meanwhile that no longer imports ends the worker (an
+    exception while a call is read kills it: ``BrokenProcessPool``). One that does not import here is left to the
+    worker, as before."""
+    for module in preload:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start,
                                initargs=(os.getpid(),))
-    for future in [pool.submit(os.getpid) for _ in range(workers)]:
-        future.result()
+    pids = {future.result() for future in [pool.submit(os.getpid) for _ in range(workers)]}
+    _WORKERS[pool] = [p for p in multiprocessing.active_children() if p.pid in pids]
     return pool
+
+
+_WORKERS: weakref.WeakKeyDictionary[Executor, list[BaseProcess]] = weakref.WeakKeyDictionary()
+_WHY = {signal.SIGKILL: "sent by the kernel's out-of-memory killer or by another program",
+        signal.SIGTERM: "the pool stops its other workers so once one has ended abruptly",
+        signal.SIGSEGV: "a crash in native code", signal.SIGBUS: "a crash in native code",
+        signal.SIGABRT: "native code gave up (an abort)"}
+
+
+def worker_ends(pool: Executor) -> str:
+    """How the workers of ``pool`` that no longer run ended ("" if all run): Python's ``BrokenProcessPool`` says
+    only that one "terminated abruptly", not which, how, or why it may have."""
+    ends = []
+    for process in _WORKERS.get(pool, []):
+        code = process.exitcode
+        if code is None:
+            continue
+        if code < 0:
+            try:
+                number = signal.Signals(-code)
+            except ValueError:
+                ends.append(f"worker {process.pid} was killed by signal {-code}")
+                continue
+            why = _WHY.get(number)
+            ends.append(f"worker {process.pid} was killed by {number.name}" + (f" ({why})" if why else ""))
+        else:
+            ends.append(f"worker {process.pid} exited with code {code}")
+    return "; ".join(ends)
 
 
 def _worker_start(parent: int) -> None:

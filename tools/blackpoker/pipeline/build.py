@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,7 +38,7 @@ from blackpoker.core.model import Rules
 from blackpoker.core.paths import DEFINITIONS, existing_inputs, prose_folder, scenarios_folder
 from blackpoker.infra.cache import StepCache, fingerprint
 from blackpoker.infra.fsutil import exchange, make_publishable, remove_tree
-from blackpoker.pipeline.code import code_closure
+from blackpoker.pipeline.code import code_closure, module_names
 from blackpoker.pipeline.pyodide import runtime_files
 from blackpoker.render.actionlist.help import HELP_SOURCES
 from blackpoker.render.actionlist.switcher import ONE_EDITION, ListSite
@@ -438,7 +439,7 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
            jobs: int | None) -> BuildReport:
     """The build proper, holding the output folder's lock and a shared hold on the cache: every step of the
     current edition, the steps of each other edition (into its folder), then the 版の違い pages."""
-    from blackpoker.infra.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool
+    from blackpoker.infra.jobs import NORMAL, Scheduler, default_workers, process_pool, stop_pool, worker_ends
 
     _remove_leftovers(out)
     report = BuildReport(out)
@@ -464,12 +465,15 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
             progress(f"  = {job.title}: unchanged, {len(restored)} files reused")
         if pending:
             workers = jobs or default_workers()
-            pool = process_pool(workers)  # before any thread starts: the workers are forked
+            # before any thread starts: the workers are forked, with the code every step runs already imported,
+            # so an edit of the sources during the build cannot reach (and kill) a worker
+            pool = process_pool(workers, preload=module_names(code_closure([m for s, _, _ in pending for m in s.code])))
             scheduler = Scheduler(pool, workers)
             lock = threading.Lock()
             interrupted = True
             try:
                 futures: dict[Future[StepResult], tuple[Step, str, Job]] = {}
+                broken = False
                 threads = []
                 # the lead pipeline first, and alone until its first job is queued: it heads the longest
                 # chain of work, and the other threads would otherwise keep it from the interpreter lock
@@ -500,6 +504,7 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
                         continue
                     except Exception as exc:
                         failures.append(f"{job.title}: {type(exc).__name__}: {exc}")
+                        broken = broken or isinstance(exc, BrokenProcessPool)
                         continue
                     step_dir = scratch / f"step-{job.folder_name}"
                     with lock:
@@ -510,6 +515,8 @@ def _build(plan: EditionPlan, out: Path, cache_root: Path, progress: Callable[[s
                     progress(f"  ✓ {job.title}: {what} ({result.seconds:.1f} s)")
                 for thread in threads:
                     thread.join()
+                if broken:  # say which worker ended and how: the steps' errors say only that one did
+                    failures.append(f"a worker process ended abruptly: {worker_ends(pool) or 'no exit status known'}")
                 interrupted = False
             finally:
                 if interrupted:  # the pipeline threads' jobs fail now; they end before their folders go

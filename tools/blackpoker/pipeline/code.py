@@ -60,3 +60,12 @@ def code_closure(modules: Iterable[str]) -> list[Path]:
             seen.add(path)
             pending.extend(_imports(path, path.stat().st_mtime_ns))
     return sorted(seen)
+
+
+def module_names(files: Iterable[Path]) -> list[str]:
+    """The ``blackpoker.…`` names of these source files (a package by its name), as :func:`code_closure` gives them."""
+    names = []
+    for file in files:
+        parts = file.relative_to(PACKAGE).with_suffix("").parts
+        names.append(".".join((ROOT_PACKAGE, *(parts[:-1] if parts[-1] == "__init__" else parts))))
+    return names

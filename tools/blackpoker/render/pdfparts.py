@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from pypdf.generic import IndirectObject, TreeObject
     from weasyprint.document import Document
 
-RECIPE = "bp-parts-2"  # bump when the way parts are rendered changes, so old cache entries are not reused
+RECIPE = "bp-parts-3"  # bump when the way parts are rendered changes, so old cache entries are not reused
 STAND_INS = "bp-stand-ins"
 PX_TO_PT = 0.75  # WeasyPrint: 72 PDF points per 96 CSS pixels
 
@@ -277,13 +277,16 @@ def render_part(html: str, base_url: str, *, pieces: bool = False) -> tuple[byte
 
 
 def layout(html: str, base_url: str) -> Document:
-    """Lay out without writing; WeasyPrint reads only what :func:`local_fetcher` allows. A caller that goes on to
-    write the document (``write_pdf``) holds :data:`ENGINE_LOCK` around both."""
+    """Lay out without writing; WeasyPrint reads only what :func:`local_fetcher` allows, and no text longer than a
+    run (textruns.py: its time per line grows with a text's length). A caller that goes on to write the document
+    (``write_pdf``) holds :data:`ENGINE_LOCK` around both."""
     quiet_weasyprint()
     from weasyprint import HTML
 
+    from blackpoker.render.textruns import bounded_text
+
     with ENGINE_LOCK:
-        return HTML(string=html, base_url=base_url, url_fetcher=local_fetcher(base_url)).render(
+        return HTML(string=bounded_text(html), base_url=base_url, url_fetcher=local_fetcher(base_url)).render(
             font_config=_font_config())
 
 
