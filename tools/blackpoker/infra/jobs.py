@@ -171,10 +171,13 @@ def process_pool(workers: int, preload: Iterable[str] = ()) -> ProcessPoolExecut
         except ImportError:
             pass
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    before = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start,
                                initargs=(os.getpid(),))
-    pids = {future.result() for future in [pool.submit(os.getpid) for _ in range(workers)]}
-    _WORKERS[pool] = [p for p in multiprocessing.active_children() if p.pid in pids]
+    for future in [pool.submit(os.getpid) for _ in range(workers)]:
+        future.result()
+    # its workers: the children started since (not the pids that answered: one worker may answer every call)
+    _WORKERS[pool] = [p for p in multiprocessing.active_children() if p not in before]
     return pool
 
 
