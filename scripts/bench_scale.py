@@ -46,8 +46,9 @@ ACTION = """
 """
 
 
-def _tree_rss(root: int) -> int:
-    """Resident memory of a process and all its descendants, in bytes (Linux /proc)."""
+def _tree_rss(root: int) -> dict[str, int]:
+    """Resident memory of a process and each of its descendants, in bytes (Linux /proc), by who they are: "build",
+    "worker <pid>" (its children: the pool's workers), "child of <pid>" (a worker's child, e.g. a Sphinx build)."""
     parents: dict[int, int] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -60,14 +61,20 @@ def _tree_rss(root: int) -> int:
             rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
         except (OSError, IndexError, ValueError):
             continue
-    family, todo = {root}, [root]
+    names, todo = {root: "build"}, [root]
     while todo:
         pid = todo.pop()
         for child, parent in parents.items():
-            if parent == pid and child not in family:
-                family.add(child)
+            if parent == pid and child not in names:
+                names[child] = f"worker {child}" if pid == root else f"child of {pid}"
                 todo.append(child)
-    return sum(rss.get(pid, 0) for pid in family)
+    return {name: rss.get(pid, 0) for pid, name in names.items()}
+
+
+def _held(by: dict[str, int]) -> str:
+    """Who holds the memory at the peak: the larger processes, largest first."""
+    big = sorted(((size, name) for name, size in by.items() if size >= 50 * 2**20), reverse=True)
+    return ", ".join(f"{name} {size / 2**30:.2f}" for size, name in big)
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,7 @@ class Measure:
     seconds: float
     cpu: float
     peak: int
+    held: str = ""  # who held the peak (see _held)
 
 
 def _children_cpu() -> float:
@@ -90,13 +98,15 @@ def measured(args: list[str]) -> Measure:
     command; NaN seconds if it fails."""
     start, cpu_start = time.perf_counter(), _children_cpu()
     process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = 0
+    peak, held = 0, ""
     done = threading.Event()
 
     def sample() -> None:
-        nonlocal peak
+        nonlocal peak, held
         while not done.is_set():
-            peak = max(peak, _tree_rss(process.pid))
+            by = _tree_rss(process.pid)
+            if sum(by.values()) > peak:
+                peak, held = sum(by.values()), _held(by)
             done.wait(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -109,8 +119,8 @@ def measured(args: list[str]) -> Measure:
         lines = err.strip().splitlines()
         failed = next((i for i, line in enumerate(lines) if "the build failed" in line), len(lines) - 1)
         print(f"  failed after {elapsed:.0f} s (exit {process.returncode}):", *lines[failed:], sep="\n    ")
-        return Measure(float("nan"), float("nan"), peak)
-    return Measure(elapsed, cpu, peak)
+        return Measure(float("nan"), float("nan"), peak, held)
+    return Measure(elapsed, cpu, peak, held)
 
 
 def scale_definitions(target: Path, actions: int) -> None:
@@ -141,6 +151,7 @@ def scale(counts: list[int]) -> None:
         per_action[count] = Measure(m.seconds / count, m.cpu / count, m.peak)
         print(f"{count:>5} actions  {m.seconds:9.1f}  {m.seconds / count:10.3f}  {m.cpu:6.1f}  {m.cpu / count:14.3f}  "
               f"{m.peak / 2**30:6.2f} GB {'yes' if m.peak < 2 * 2**30 else 'NO'}  ({_load()})", flush=True)
+        print(f"               at the peak (GB): {m.held}", flush=True)
     if 500 in per_action and 5000 in per_action:
         wall = per_action[5000].seconds / per_action[500].seconds
         cpu = per_action[5000].cpu / per_action[500].cpu

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from blackpoker.render.book import cut_at_page_groups, open_elements, running_head, split_single_page
+from blackpoker.render.book import cut_at_page_groups, running_head, split_single_page
+from blackpoker.render.bookruns import open_elements
 
 HEAD = ('<html><head><title>t</title></head><body><section class="print-cover"><p class="print-title">'
         'ブラック&amp;ポーカー</p></section><nav class="print-toc">toc</nav>')

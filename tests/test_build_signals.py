@@ -54,7 +54,9 @@ def test_a_stopped_build_leaves_no_worker_and_no_half_made_folder(tmp_path: Path
     try:
         _wait_for(lambda: len(_children(build.pid)) >= 2, "two workers")
         workers = _children(build.pid)
-        time.sleep(1.0)  # into the work: Sphinx and WeasyPrint running in the workers
+        # into the work: Sphinx (in a child of its worker, infra/jobs.py's in_child) and WeasyPrint running
+        _wait_for(lambda: any(_children(pid) for pid in workers), "a Sphinx build in a worker's child")
+        workers |= {child for pid in workers for child in _children(pid)}
         assert build.poll() is None, "the build ended before it could be stopped"
         build.send_signal(signum)
         _, errors = build.communicate(timeout=DEADLINE)
@@ -62,7 +64,7 @@ def test_a_stopped_build_leaves_no_worker_and_no_half_made_folder(tmp_path: Path
         if build.poll() is None:
             build.kill()
     assert build.returncode == code, errors
-    _wait_for(lambda: not any(_alive(pid) for pid in workers), "every worker gone")
+    _wait_for(lambda: not any(_alive(pid) for pid in workers), "every worker and its child gone")
     if signum != signal.SIGKILL:
         assert "Traceback" not in errors and errors.strip().endswith("interrupted" if signum == signal.SIGINT else "terminated")
         left = sorted(p.name for p in tmp_path.iterdir() if p.name not in {CACHE, ".site.lock"})

@@ -32,7 +32,6 @@ from typing import Any, Protocol
 # priorities: higher first
 URGENT = 30  # on the book's critical path: single page, chapters, contents, index, joining
 SOON = 25  # the action lists' entries: they need only the definitions, and the rest of the lists waits for them
-WEB = 23  # the web pages (Sphinx html): one long job, best started early, where Sphinx is already loaded
 LATER = 22  # the action lists' frames and assembly: many short jobs that fill the gaps
 NORMAL = 20  # the simple steps
 HOLD = 0.5  # seconds a worker is kept for the follow-up of a job submitted with ``then``
@@ -172,10 +171,13 @@ def process_pool(workers: int, preload: Iterable[str] = ()) -> ProcessPoolExecut
         except ImportError:
             pass
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    before = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start,
                                initargs=(os.getpid(),))
-    pids = {future.result() for future in [pool.submit(os.getpid) for _ in range(workers)]}
-    _WORKERS[pool] = [p for p in multiprocessing.active_children() if p.pid in pids]
+    for future in [pool.submit(os.getpid) for _ in range(workers)]:
+        future.result()
+    # its workers: the children started since (not the pids that answered: one worker may answer every call)
+    _WORKERS[pool] = [p for p in multiprocessing.active_children() if p not in before]
     return pool
 
 
@@ -228,6 +230,23 @@ def die_with_parent(parent: int) -> None:
     prctl(pr_set_pdeathsig, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the signal was set
         os._exit(1)
+
+
+def in_child(fn: Callable[..., Any], /, *args: Any) -> Any:
+    """``fn(*args)`` in a child process forked for it, which ends after it: the memory the job took goes back to
+    the system, instead of staying with the worker for every later job (a Python process keeps its high point).
+    Its result or exception comes back here.
+
+    For a job that takes much more memory than the others (Sphinx: 1.2 GB at 5,000 actions, where the PDF
+    steps' workers take a few hundred MB). Forking is safe only from a single-threaded process, like a pool's
+    worker; in any other (the Inline runner in a program with threads) the job runs here.
+    """
+    if threading.active_count() > 1:
+        return fn(*args)
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_worker_start,
+                             initargs=(os.getpid(),)) as child:
+        return child.submit(fn, *args).result()
 
 
 def stop_pool(pool: ProcessPoolExecutor, *, now: bool) -> None:

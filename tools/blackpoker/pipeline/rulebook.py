@@ -19,7 +19,7 @@ from pathlib import Path
 from blackpoker.core.errors import DefinitionErrors
 from blackpoker.core.paths import SOURCE
 from blackpoker.infra.cache import fingerprint
-from blackpoker.infra.jobs import URGENT, WEB, Inline, Runner, Scheduler, default_workers, process_pool
+from blackpoker.infra.jobs import URGENT, Inline, Runner, Scheduler, default_workers, in_child, process_pool
 from blackpoker.render.pdfparts import PartCache
 from blackpoker.sphinx_private import fix_single_html
 
@@ -132,11 +132,15 @@ def build_rulebook(definitions: Path, out_dir: Path, *, pdf: bool = True, work_d
     work_dir = Path(work_dir)
     try:
         prepare_work(work_dir, definitions, source, overrides, environment)
-        if pdf:  # first: the book's chapters wait for it; the web pages are written meanwhile, by the same
-            # worker (``then``: Sphinx is loaded there, while the other worker has WeasyPrint for the chapters)
-            runner.submit(sphinx_job, "singlehtml", Path(definitions), source, work_dir, overrides,
-                          priority=URGENT + 1, then=WEB).result()
-        html = runner.submit(sphinx_job, "html", Path(definitions), source, work_dir, overrides, priority=WEB)
+        # Each Sphinx build runs in a process of its own that ends after it (in_child): a worker that ran one kept
+        # its high point (1.2 GB at 5,000 actions) for the PDF jobs after it. The single page comes first: the
+        # book's chapters wait for it. The web pages follow at once, before the chapters (it is the longest job
+        # left, and queued behind the PDF jobs it ran beside the lists' frames and joins, so the peaks added up).
+        if pdf:
+            runner.submit(in_child, sphinx_job, "singlehtml", Path(definitions), source, work_dir, overrides,
+                          priority=URGENT + 1).result()
+        html = runner.submit(in_child, sphinx_job, "html", Path(definitions), source, work_dir, overrides,
+                             priority=URGENT + 1)
         written = [out_dir / "index.html"]
         if pdf:
             book = BookBuilder(work_dir / "single" / "index.html", runner, cache or PartCache(work_dir / "parts"))

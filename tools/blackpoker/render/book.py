@@ -22,17 +22,7 @@ from pathlib import Path
 
 from blackpoker.infra.fsutil import write_atomic
 from blackpoker.infra.jobs import URGENT, Runner, done, results
-from blackpoker.render.bookruns import (
-    RUN_BYTES,
-    NoCut,
-    entries_of,
-    long_enough,
-    next_entry,
-    render_run,
-    run_end,
-    run_html,
-    without_marks,
-)
+from blackpoker.render.bookruns import RUN_BYTES, Run, entries_of, lay_out_in_runs, long_enough, open_elements, render_run
 from blackpoker.render.pdfparts import (
     ENGINE_LOCK,
     Part,
@@ -57,9 +47,6 @@ _TITLE = re.compile(r'<p class="print-title">(.*?)</p>', re.S)
 # A group heading that starts a page in print (bp-list with page_per_group): the chapter is cut there too,
 # so editing one entry of chapter 4's long action list re-renders only its group.
 _PAGE_GROUP = re.compile(r'<p class="[^"]*\bbp-page-group\b[^"]*"')
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)((?:\s[^>]*)?)>")
-_ID_ATTR = re.compile(r'\s(?:id|name)="[^"]*"')
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _CHAPTER_TITLE = re.compile(r"<h2\b[^>]*>(.*?)</h2>", re.S)
 
 
@@ -131,25 +118,6 @@ def cut_at_page_groups(name: str, chapter: str) -> list[tuple[str, str]]:
     return pieces
 
 
-def open_elements(html: str) -> str:
-    """The start tags of the elements still open at the end of ``html`` (Sphinx's output is well formed)."""
-    stack: list[tuple[str, str]] = []
-    for m in _TAG.finditer(html):
-        closing, tag, attrs = m.group(1), m.group(2).lower(), m.group(3)
-        if tag in _VOID or attrs.rstrip().endswith("/"):
-            continue
-        if not closing:
-            stack.append((tag, _ID_ATTR.sub("", attrs)))
-            continue
-        for depth in range(len(stack) - 1, -1, -1):
-            if stack[depth][0] == tag:
-                del stack[depth:]
-                break
-    # continued elements, as after a page break: no top margin, padding or border (box-decoration-break: slice)
-    cut = ' style="margin-top: 0; padding-top: 0; border-top-width: 0"'
-    return "".join(f"<{tag}{attrs}{cut if 'style=' not in attrs else ''}>" for tag, attrs in stack)
-
-
 def running_head(chapter: str) -> str:
     """The chapter's title as ``string(chapter)`` shows it (its h2 text, without the hidden ¶ link)."""
     match = _CHAPTER_TITLE.search(chapter)
@@ -197,10 +165,9 @@ def _render(html: str, base_url: str, cache_dir: str, key: str, site: str | None
     return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url, site), info)
 
 
-def _render_run(html: str, base_url: str, cache_dir: str, key: str, site: str | None, first: int,
-                cuttable: frozenset[int], last: bool) -> Part:
+def _render_run(html: str, base_url: str, cache_dir: str, key: str, site: str | None, run: Run) -> Part:
     """Lay out a run of a long piece and keep its pages in the cache (in a worker)."""
-    data, info = render_run(html, base_url, first, cuttable, last)
+    data, info = render_run(html, base_url, run.first, run.cuttable, run.last, run.names)
     return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url, site), info)
 
 
@@ -291,32 +258,19 @@ class BookBuilder:
 
     def runs(self, name: str, text: str) -> list[Part]:
         """A long chapter piece laid out in runs of its entries (see bookruns), each after the one before."""
-        entries = entries_of(text)
         running = dict(self.source.heads).get(name) or running_head(text)
-        parts: list[Part] = []
-        first, limit = 0, self.run_bytes
-        while True:
-            stop = run_end(entries, first, limit)
-            reopen = open_elements(text[:entries.spans[first][0]]) if first else ""
-            html = self.source.chapter_html(run_html(text, entries, first, stop, reopen), name,
-                                            running if first else None)
-            cuttable = frozenset(i for i in range(first, len(entries.spans) if stop is None else stop)
-                                 if entries.cuttable[i])
-            key = part_key(f"chapter-{name}@{first}", html, self.salt, str(stop is None))
+
+        def lay_out(run: Run) -> Part:
+            html = self.source.chapter_html(run.html, name, running if run.first else None)
+            key = part_key(f"chapter-{name}@{run.first}", html, self.salt, str(run.last))
             part = self.cache.get(key)
-            try:
-                if part is None:
-                    part = self.runner.submit(_render_run, html, self.base_url, str(self.cache.dir), key, self.site,
-                                              first, cuttable, stop is None, priority=URGENT + 0.5,
-                                              then=URGENT).result()
-            except NoCut:  # no page of it starts with an entry (entries longer than pages): a longer run
-                limit *= 2
-                continue
+            if part is None:
+                part = self.runner.submit(_render_run, html, self.base_url, str(self.cache.dir), key, self.site, run,
+                                          priority=URGENT + 0.5, then=URGENT).result()
             self.used.append(key)
-            parts.append(without_marks(part))
-            if stop is None:
-                return parts
-            first, limit = next_entry(part), self.run_bytes
+            return part
+
+        return lay_out_in_runs(text, entries_of(text), lay_out, self.run_bytes)
 
     def folio_html(self, pages: int) -> str:
         """Empty pages with only their numbers, laid out by the book's own stylesheets."""

@@ -9,6 +9,10 @@ not lay out whole lists again. So every entry is laid out once and the lists are
    the cover is as many empty pages as it takes: headings, running heads and page numbers are all real,
    and the page breaks are the ones the entries would make (break-inside: avoid, headings kept with their
    first entry);
+   A list of thousands of entries is laid out in runs of its entries (render/bookruns.py, as the book's action
+   chapter), each a document of a bounded size: WeasyPrint keeps a whole document's layout in memory (1.4 GB
+   for the frame of 5,000 actions). The runs' pages carry no page numbers: "3 / 1200" needs the list's last
+   page, so they are stamped from folio documents (empty numbered pages, a few hundred each) afterwards;
 3. cover: the cover (title, contents, legend) laid out alone, its contents' page numbers read from the frame
    as literal numbers. It is most of a frame's cost, so keeping it apart means an entry that grows or
    shrinks lays out again only the frames (the body's boxes are cheap), and a cover only if its numbers change;
@@ -41,12 +45,14 @@ from blackpoker.core.model import Rules
 from blackpoker.infra.jobs import LATER, SOON, Inline, Runner, Scheduler, default_workers, done, process_pool, results
 from blackpoker.render.actionlist.templates import STATIC_DIR, make_environment, page_context
 from blackpoker.render.actionlist.view import EntryView, Group, ListPage, Section, list_pages
+from blackpoker.render.bookruns import Run, entries_of, lay_out_in_runs, long_enough, render_run
 from blackpoker.render.fonts import stylesheet as font_stylesheet
 from blackpoker.render.pdfparts import (
     PX_TO_PT,
     Anchor,
     Part,
     PartCache,
+    PartInfo,
     Stamp,
     digest,
     engine_version,
@@ -83,6 +89,23 @@ LONG_CSS = ("@page { @top-left { content: none; } @top-right { content: none; } 
             ".keep, .entry { break-inside: auto; } "
             ".section-title, .group-title { visibility: hidden; bookmark-level: none; }")
 CONTINUED = "--part-"  # the frame's box for piece k (k >= 1) of a long entry is "<anchor>--part-<k>"
+# A frame longer than this (its HTML; about 400 entries, 90 pages, 150 bytes an entry) is laid out in runs
+# (bookruns): no list of the repository's editions is.
+FRAME_RUN_BYTES = 60_000
+FRAME_ENTRY = re.compile(r'<(article) class="entry\b[^"]*"')  # an entry's box in a frame (templates: print.html)
+# where a frame's content starts: after the hidden running-head strings, which every run repeats
+_RUNNING = re.compile(r'<div class="running-edition">[^<]*</div>')
+# A frame in runs: no page numbers (the folios draw them); a run that goes on has its running heads on its first
+# page, which is not the list's first (print.css: the running heads are these strings, but not on the cover).
+RUNS_CSS = "@page { @bottom-center { content: none; } }"
+GOES_ON_CSS = ("@page :first { @top-left { content: string(doctitle); } "
+               "@top-right { content: string(docedition); } }")
+# The folio of a frame in runs: empty pages numbered as print.css numbers a list's ("3 / 120"), from ``start``,
+# for a list of ``total`` pages, a document of at most FOLIO_PAGES of them.
+FOLIO_CSS = ("@page {{ @top-left {{ content: none; }} @top-right {{ content: none; }} "
+             '@bottom-center {{ content: counter(page) " / {total}"; }} }} '
+             "@page :first {{ counter-increment: page {first}; }}")
+FOLIO_PAGES = 200
 # Entries laid out together: a document costs about two entries' time, so small batches make an edit cheap
 # (it lays out its batch again) for little more in a cold build.
 ENTRIES_PER_BATCH = 4
@@ -164,13 +187,41 @@ def _render_pieces(html: str, cache_dir: str, key: str) -> Part:
     return PartCache(Path(cache_dir)).put(key, data, info)
 
 
+def _render_run(html: str, cache_dir: str, key: str, run: Run) -> Part:
+    """A run of a long list's frame (see bookruns)."""
+    data, info = render_run(html, BASE_URL, run.first, run.cuttable, run.last, run.names)
+    return PartCache(Path(cache_dir)).put(key, data, info)
+
+
 def _foot(box: Anchor) -> float:
     """The bottom of a laid-out box, in points from the page's foot."""
     return box.y - box.height * PX_TO_PT
 
 
-def _assemble(frame: Part, stamps: list[Stamp], a5: Path, two_up: Path, booklet: Path) -> None:
-    join([frame], a5, stamps=stamps, impositions=[(two_up, "2up"), (booklet, "booklet")])
+def _assemble(frames: tuple[Part, ...], stamps: list[Stamp], a5: Path, two_up: Path, booklet: Path) -> None:
+    join(frames, a5, stamps=stamps, impositions=[(two_up, "2up"), (booklet, "booklet")])
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A list's frame: one part, or the runs of a long list (see FRAME_RUN_BYTES), whose page numbers are stamped
+    from ``folios``; ``info``: its boxes and bookmarks, pages counted over its parts."""
+
+    parts: tuple[Part, ...]
+    info: PartInfo
+    folios: tuple[Stamp, ...] = ()
+
+
+def joined_info(parts: tuple[Part, ...]) -> PartInfo:
+    """What the parts hold, as pages of the document they make one after the other."""
+    anchors: list[Anchor] = []
+    bookmarks = []
+    offset = 0
+    for part in parts:
+        anchors += [replace(a, page=a.page + offset) for a in part.info.anchors]
+        bookmarks += [replace(b, page=b.page + offset) for b in part.info.bookmarks]
+        offset += part.info.pages
+    return PartInfo(offset, tuple(anchors), tuple(bookmarks))
 
 
 # --- building -----------------------------------------------------------------------------------------
@@ -208,8 +259,8 @@ class ListsBuilder:
     every cache key used, so the build can drop the others afterwards.
     """
 
-    def __init__(self, rules: Rules, runner: Runner, cache: PartCache) -> None:
-        self.rules, self.runner, self.cache = rules, runner, cache
+    def __init__(self, rules: Rules, runner: Runner, cache: PartCache, run_bytes: int = FRAME_RUN_BYTES) -> None:
+        self.rules, self.runner, self.cache, self.run_bytes = rules, runner, cache, run_bytes
         self.salt = digest((STATIC_DIR / "print.css").read_text(encoding="utf-8"), font_stylesheet(), engine_version())
         self.used: list[str] = []
         self._body: tuple[float, float] | None = None
@@ -227,6 +278,40 @@ class ListsBuilder:
         cached = self.cache.get(key)
         return done(cached) if cached is not None else self.runner.submit(
             _render_pieces if pieces else _render, html, str(self.cache.dir), key, priority=priority)
+
+    def laid_frame(self, key: str, html: str) -> Frame:
+        """A list's frame laid out: as one document, or in runs (a long list), then numbered by folios."""
+        running = _RUNNING.search(html)
+        end = html.rindex("</body>")
+        if running is None or not long_enough(html[running.end():end], self.run_bytes, FRAME_ENTRY):
+            part = self._part(f"frame-{key}", html).result()
+            return Frame((part,), part.info)
+        before, text, after = html[:running.end()], html[running.end():end], html[end:]
+        plain = before.replace("</head>", f"<style>{RUNS_CSS}</style></head>", 1)
+        goes_on = before.replace("</head>", f"<style>{RUNS_CSS} {GOES_ON_CSS}</style></head>", 1)
+
+        def lay_out(run: Run) -> Part:
+            run_doc = (goes_on if run.first else plain) + run.html + after
+            run_key = part_key(f"frame-{key}@{run.first}", run_doc, self.salt, str(run.last))
+            part = self.cache.get(run_key)
+            if part is None:
+                part = self.runner.submit(_render_run, run_doc, str(self.cache.dir), run_key, run,
+                                          priority=LATER).result()
+            self.used.append(run_key)
+            return part
+
+        parts = tuple(lay_out_in_runs(text, entries_of(text, FRAME_ENTRY), lay_out, self.run_bytes))
+        info = joined_info(parts)
+        folios = [(first, self._part("frame-folio", self.folio_html(first, min(FOLIO_PAGES, info.pages - first),
+                                                                    info.pages)))
+                  for first in range(0, info.pages, FOLIO_PAGES)]
+        return Frame(parts, info, tuple(Stamp(first + n, folio.result(), n, 0.0, 0.0)
+                                        for first, folio in folios for n in range(folio.result().info.pages)))
+
+    def folio_html(self, first: int, pages: int, total: int) -> str:
+        """Empty pages numbered from ``first`` + 1 of ``total`` (see FOLIO_CSS)."""
+        body = "<div></div>" + '<div style="break-before: page"></div>' * (pages - 1)
+        return self.head.render(css=FOLIO_CSS.format(first=first + 1, total=total)) + body + "</body></html>"
 
     def body(self) -> tuple[float, float]:
         """The top and the foot of the lists' page body, in points from the page's foot (measured once)."""
@@ -315,13 +400,13 @@ class ListsBuilder:
             if abs(box.height - drawn.height) > 0.01:  # a box split over two pages
                 raise RuntimeError(f"{page.key}: the entry {anchor} was not laid out whole")
             stamps.append(Stamp(box.page, part, drawn.page, box.x - drawn.x, box.y - drawn.y, f"bpv{index}."))
-        stamps += [Stamp(n, cover, n, 0.0, 0.0) for n in range(cover.info.pages)]
+        stamps += [Stamp(n, cover, n, 0.0, 0.0) for n in range(cover.info.pages)] + list(frame.folios)
         a5, two_up, booklet = pdf_paths(out_dir, page)
-        self.runner.submit(_assemble, frame, stamps, a5, two_up, booklet, priority=LATER).result()
+        self.runner.submit(_assemble, frame.parts, stamps, a5, two_up, booklet, priority=LATER).result()
         return [a5, two_up, booklet]
 
     def frame_and_cover(self, page: ListPage, heights: dict[str, float], htmls: dict[str, str] | None = None,
-                        ) -> tuple[Part, Part, dict[str, list[Stamp]]]:
+                        ) -> tuple[Frame, Part, dict[str, list[Stamp]]]:
         """The list's frame and its cover, laid out apart (see the module's docstring), and the stamps of the
         pieces of its entries taller than a page (``htmls``: each entry's HTML in this list, for those).
 
@@ -350,7 +435,7 @@ class ListsBuilder:
             _foot(boxes[ev.anchor]) < foot - 0.01 or abs(boxes[ev.anchor].height - heights[ev.anchor]) > 0.01)]
 
     def frame(self, page: ListPage, heights: dict[str, float], cover_pages: int,
-              htmls: dict[str, str] | None = None) -> tuple[Part, dict[str, list[Stamp]]]:
+              htmls: dict[str, str] | None = None) -> tuple[Frame, dict[str, list[Stamp]]]:
         """The list's frame, and the stamps of the pieces of each entry taller than a page (by its anchor).
 
         No box of the frame may go past the page body's foot: text there would be cut off. An entry box
@@ -360,10 +445,10 @@ class ListsBuilder:
         template = self.env.get_template("print.html")
 
         def lay_out(box_heights: dict[str, float], continued: dict[str, tuple[float, ...]],
-                    breaks: frozenset[str] = frozenset()) -> Part:
-            return self._part(f"frame-{page.key}", template.render({**context, "doc": PrintDoc(
+                    breaks: frozenset[str] = frozenset()) -> Frame:
+            return self.laid_frame(page.key, template.render({**context, "doc": PrintDoc(
                 whole(page), cover_pages=cover_pages, colophon=True, heights=box_heights,
-                continued=continued, page_breaks=breaks)})).result()
+                continued=continued, page_breaks=breaks)}))
 
         top, foot = self.body()
         frame = lay_out(heights, {})
