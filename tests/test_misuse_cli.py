@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.serve import Outcome, serve
+from blackpoker.pipeline.serve import Outcome
 from clirun import run_cli
+from serving import serving
 
 
 def _run(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -55,29 +56,27 @@ def test_a_folder_without_its_slash_is_redirected_to_it(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    threading.Thread(target=serve, args=(DEFINITIONS, out), daemon=True,
-                     kwargs={"port": port, "rebuild": lambda: Outcome(True, "ok"), "echo": lambda _: None,
-                             "interval": 60}).start()
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *args: object, **kwargs: object) -> None:
             return None
 
     opener = urllib.request.build_opener(NoRedirect)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            opener.open(f"http://127.0.0.1:{port}/actionlist?format=mast", timeout=5)
-        except urllib.error.HTTPError as exc:
-            assert exc.code == 301 and exc.headers["Location"] == "/actionlist/?format=mast"
-            break
-        except OSError:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-            continue
-        raise AssertionError("served the page without its slash")
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/actionlist?format=mast", timeout=5) as response:
-        assert response.url.endswith("/actionlist/?format=mast") and b"list" in response.read()
+    with serving(DEFINITIONS, out, port=port, rebuild=lambda: Outcome(True, "ok"), echo=lambda _: None, interval=60):
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                opener.open(f"http://127.0.0.1:{port}/actionlist?format=mast", timeout=5)
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 301 and exc.headers["Location"] == "/actionlist/?format=mast"
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+                continue
+            raise AssertionError("served the page without its slash")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/actionlist?format=mast", timeout=5) as response:
+            assert response.url.endswith("/actionlist/?format=mast") and b"list" in response.read()
 
 
 # --- the official files (item 6; the importer's crashes, checked where each value is read) ----------------------

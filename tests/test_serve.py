@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 import socket
-import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -13,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from blackpoker.core.paths import DEFINITIONS
-from blackpoker.pipeline.serve import Outcome, serve
+from blackpoker.pipeline.serve import Outcome
+from serving import serving
 from sites import small_project
 
 
@@ -43,47 +43,52 @@ def test_preview_rebuilds_on_change_and_tells_the_page(tmp_path: Path) -> None:
         return Outcome(True, "ok")
 
     port = _free_port()
-    thread = threading.Thread(target=serve, args=(defs, out), daemon=True,
-                              kwargs={"port": port, "rebuild": rebuild, "echo": lambda _: None, "interval": 0.1})
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not builds and time.monotonic() < deadline:
-        time.sleep(0.05)
-    page = ""
-    while "build 1" not in page and time.monotonic() < deadline:
-        try:
-            page = _get(f"http://127.0.0.1:{port}/")
-        except OSError:
+    with serving(defs, out, port=port, rebuild=rebuild, echo=lambda _: None, interval=0.1):
+        deadline = time.monotonic() + 10
+        while not builds and time.monotonic() < deadline:
             time.sleep(0.05)
-    assert "build 1" in page and "/__build" in page  # the reload script is injected
-    assert "/__build" not in (out / "index.html").read_text(encoding="utf-8")  # but never written to disk
-    first = _get(f"http://127.0.0.1:{port}/__build")
+        page = ""
+        while "build 1" not in page and time.monotonic() < deadline:
+            try:
+                page = _get(f"http://127.0.0.1:{port}/")
+            except OSError:
+                time.sleep(0.05)
+        assert "build 1" in page and "/__build" in page  # the reload script is injected
+        assert "/__build" not in (out / "index.html").read_text(encoding="utf-8")  # but never written to disk
+        first = _get(f"http://127.0.0.1:{port}/__build")
 
-    actions = defs / "actions.yaml"
-    actions.write_text(actions.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    while len(builds) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(builds) == 2
-    # the preview counts a build once it has finished (after our rebuild returned), so the page is told a moment later
-    now = _get(f"http://127.0.0.1:{port}/__build")
-    while now == first and time.monotonic() < deadline:
-        time.sleep(0.05)
+        actions = defs / "actions.yaml"
+        actions.write_text(actions.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+        while len(builds) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(builds) == 2
+        # the preview counts a build once it has finished (after our rebuild returned), so the page is told a moment
+        # later
         now = _get(f"http://127.0.0.1:{port}/__build")
-    assert now != first
+        while now == first and time.monotonic() < deadline:
+            time.sleep(0.05)
+            now = _get(f"http://127.0.0.1:{port}/__build")
+        assert now != first
+    # stopped (serving waited for the preview and its watcher to end): an edit now builds nothing
+    actions.write_text(actions.read_text(encoding="utf-8") + "\n# edited again\n", encoding="utf-8")
+    time.sleep(0.3)  # three of the watcher's intervals
+    assert len(builds) == 2
 
 
 def test_preview_answers_hostile_requests_plainly_and_reports_its_real_port(tmp_path: Path) -> None:
     """--port 0 prints the port the system chose; a NUL or an over-long name is a 404, not a traceback; another
     Host is refused (DNS rebinding) (issue 13, item 17)."""
-    import http.client
-    import re
     out = tmp_path / "site"
     out.mkdir()
     (out / "index.html").write_text("<html><body>hello</body></html>", encoding="utf-8")
     said: list[str] = []
-    thread = threading.Thread(target=serve, args=(tmp_path, out), daemon=True,
-                              kwargs={"port": 0, "rebuild": lambda: Outcome(True, "ok"), "echo": said.append, "interval": 60})
-    thread.start()
+    with serving(tmp_path, out, port=0, rebuild=lambda: Outcome(True, "ok"), echo=said.append, interval=60):
+        _answers_hostile_requests_plainly(said)
+
+
+def _answers_hostile_requests_plainly(said: list[str]) -> None:
+    import http.client
+    import re
     deadline = time.monotonic() + 10
     while not any("serving" in line for line in said) and time.monotonic() < deadline:
         time.sleep(0.05)

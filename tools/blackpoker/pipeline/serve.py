@@ -15,7 +15,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -28,6 +27,7 @@ from blackpoker.core.loader import MAX_PICTURE_BYTES
 from blackpoker.infra.cache import fingerprint
 from blackpoker.pipeline.build import build_inputs
 
+WATCHER = "blackpoker-serve-watcher"  # the watcher thread's name (a test checks that it ends with the server)
 RELOAD_SNIPPET = b"""<script>(function(){var v=null;setInterval(function(){fetch('/__build').then(function(r){
 return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload()}v=t}).catch(function(){})},1000)})();</script>"""
 
@@ -146,14 +146,17 @@ def _handler(state: _State, directory: Path, port: int) -> type[SimpleHTTPReques
 
 
 def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], Outcome],
-          echo: Callable[[str], None] = print, interval: float = 1.0) -> None:
-    """Serve ``out`` on 127.0.0.1:``port``; call ``rebuild`` whenever an input of the build changes."""
+          echo: Callable[[str], None] = print, interval: float = 1.0, stop: threading.Event | None = None) -> None:
+    """Serve ``out`` on 127.0.0.1:``port``; call ``rebuild`` whenever an input of the build changes. Returns on
+    Ctrl+C or once ``stop`` is set (a caller that serves from a thread), and the watcher ends with it: a watcher
+    left behind would go on hashing every input each ``interval`` for as long as the process lives."""
     state = _State()
     roots = build_inputs(definitions)
+    stopped = threading.Event()
 
     def watch() -> None:
         last: str | None = None
-        while True:
+        while not stopped.is_set():
             try:
                 current = fingerprint(roots, max_bytes=MAX_PICTURE_BYTES)
                 if current != last:
@@ -169,7 +172,7 @@ def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], Outc
                     state.error, last = message, None
                     state.build_number += 1
                     echo(message)
-            time.sleep(interval)
+            stopped.wait(interval)
 
     try:  # the port first: a busy port is reported before any build starts or any folder is made
         server = ThreadingHTTPServer(("127.0.0.1", port), partial(_handler(state, out, port)))
@@ -180,11 +183,18 @@ def serve(definitions: Path, out: Path, *, port: int, rebuild: Callable[[], Outc
     out.mkdir(parents=True, exist_ok=True)
     port = server.server_address[1]  # --port 0: the one the system chose
     server.RequestHandlerClass = partial(_handler(state, out, port))
-    threading.Thread(target=watch, daemon=True).start()
+    threading.Thread(target=watch, name=WATCHER, daemon=True).start()
+    if stop is not None:
+        def shut_down_when_told(told: threading.Event) -> None:  # shutdown() waits for serve_forever to return
+            told.wait()
+            server.shutdown()
+
+        threading.Thread(target=shut_down_when_told, args=(stop,), daemon=True).start()
     echo(f"serving {out} at http://127.0.0.1:{port}/ (Ctrl+C to stop)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         echo("stopped")
     finally:
+        stopped.set()
         server.server_close()
