@@ -11,16 +11,14 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
-from sphinx.util.docutils import docutils_namespace
 
 from blackpoker import sphinxext
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.sphinx_private import documents_read
 from blackpoker.sphinxext.examples import Examples
-from sphinxroots import page, root_copy, warnings_of
+from sphinxroots import ROOTS, page, root_copy, warnings_of
 
 
 def _env(**state: Any) -> Any:
@@ -54,26 +52,9 @@ def test_examples_merge_keeps_both_sides() -> None:
     assert set(ours.sections) == {"/a.yaml", "/b.yaml"}
 
 
-REFERENCES = 6
-
-CONF = """
-from blackpoker.sphinx_private import numref_domain
-numfig = True
-extensions = []
-def setup(app):
-    if USE_DOMAIN:
-        app.add_domain(numref_domain(), override=True)
-"""
-
-
-def _count_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_domain: bool) -> int:
-    src = tmp_path / "src"
-    src.mkdir(parents=True)
-    (src / "conf.py").write_text(f"USE_DOMAIN = {use_domain}\n" + CONF, encoding="utf-8")
-    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   a\n   b\n", encoding="utf-8")
-    (src / "a.rst").write_text("A\n=\n\n.. _fig-a:\n\n.. figure:: missing.png\n\n   Caption\n", encoding="utf-8")
-    refs = "\n\n".join(f"See :numref:`fig-a` ({i})." for i in range(REFERENCES))
-    (src / "b.rst").write_text(f"B\n=\n\n{refs}\n", encoding="utf-8")
+def _count_reads(folder: Path, make_app: Callable[..., SphinxTestApp], monkeypatch: pytest.MonkeyPatch,
+                 use_domain: bool) -> int:
+    """How often the numref root (tests/roots/test-numref) read the page of the figure while it was built."""
     reads: Counter[str] = Counter()
     original = BuildEnvironment.get_doctree
 
@@ -82,66 +63,45 @@ def _count_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_domain: bo
         return original(self, docname)
 
     monkeypatch.setattr(BuildEnvironment, "get_doctree", counting)
-    with docutils_namespace():  # a Sphinx app registers nodes process-wide: leave none for later tests
-        app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"), "html",
-                     status=None, warning=None, freshenv=True)
-        app.build()
+    app = make_app("html", srcdir=root_copy("numref", folder), freshenv=True,
+                   confoverrides={"bp_test_shared_numref": use_domain})
+    app.build()
+    app.cleanup()  # the next build's application registers Sphinx's nodes afresh
     return reads["a"]
 
 
-def test_numref_reads_each_target_doctree_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_numref_reads_each_target_doctree_once(tmp_path: Path, make_app: Callable[..., SphinxTestApp],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Sphinx reads the target page again for every numref; the domain shares one read per run. If a Sphinx
     change bypasses ``env.get_doctree`` or the domain, the counts below tell."""
-    plain = _count_reads(tmp_path / "plain", monkeypatch, use_domain=False)
-    shared = _count_reads(tmp_path / "shared", monkeypatch, use_domain=True)
-    assert plain >= REFERENCES  # Sphinx's own way: once per reference (so the test measures something)
-    assert shared <= plain - REFERENCES + 1
+    references = (ROOTS / "test-numref" / "b.rst").read_text(encoding="utf-8").count(":numref:`fig-a`")
+    assert references == 6
+    plain = _count_reads(tmp_path / "plain", make_app, monkeypatch, use_domain=False)
+    shared = _count_reads(tmp_path / "shared", make_app, monkeypatch, use_domain=True)
+    assert plain >= references  # Sphinx's own way: once per reference (so the test measures something)
+    assert shared <= plain - references + 1
 
 
-SINGLE_CONF = """
-from blackpoker import sphinx_private
-numfig = True
-extensions = []
-KEPT = {}
-def _probe(app, exc):
-    KEPT["read"] = len(app.env._write_doc_doctree_cache)
-    KEPT["pickled"] = sorted(app.env._pickled_doctree_cache)
-    KEPT["shadowed"] = "get_doctree" in app.env.__dict__
-def setup(app):
-    if RELEASE:
-        app.add_domain(sphinx_private.numref_domain(), override=True)
-        app.connect("env-updated", sphinx_private.release_read_doctrees)
-        app.connect("write-started", sphinx_private.assemble_without_copies)
-        app.connect("doctree-resolved", sphinx_private.release_assembled_sources)
-    app.connect("build-finished", _probe)
-"""
+def _single_page(folder: Path, make_app: Callable[..., SphinxTestApp], release: bool) -> tuple[str, dict[str, Any]]:
+    """The single page of the root tests/roots/test-singlepage, and what the build held at its end."""
+    app = make_app("singlehtml", srcdir=root_copy("singlepage", folder), freshenv=True,
+                   confoverrides={"bp_test_release": release})
+    app.build()
+    kept: dict[str, Any] = dict(app.config._raw_config["KEPT"])
+    app.cleanup()
+    return page(app), kept
 
 
-def _single_page(tmp_path: Path, release: bool) -> tuple[str, dict[str, Any]]:
-    src = tmp_path / "src"
-    src.mkdir(parents=True)
-    (src / "conf.py").write_text(f"RELEASE = {release}\n" + SINGLE_CONF, encoding="utf-8")
-    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   a\n   b\n", encoding="utf-8")
-    (src / "a.rst").write_text("A\n=\n\n.. _fig-a:\n\n.. figure:: missing.png\n\n   Caption\n\n"
-                               + "\n\n".join(f"Paragraph {i} of *a*." for i in range(50)) + "\n", encoding="utf-8")
-    (src / "b.rst").write_text("B\n=\n\nSee :numref:`fig-a` and :ref:`fig-a`.\n", encoding="utf-8")
-    with docutils_namespace():
-        app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"), "singlehtml",
-                     status=None, warning=None, freshenv=True)
-        app.build()
-        kept: dict[str, Any] = dict(app.config._raw_config["KEPT"])
-    return (tmp_path / "out" / "index.html").read_text(encoding="utf-8"), kept
-
-
-def test_the_single_page_keeps_no_document_twice_and_is_the_same_page(tmp_path: Path) -> None:
+def test_the_single_page_keeps_no_document_twice_and_is_the_same_page(
+        tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
     """Issue 25, item 10: at scale Sphinx held every document as read, its pickle and a copy of each while it
     assembled the single page; the page is the same without them."""
-    plain, kept_plain = _single_page(tmp_path / "plain", release=False)
-    page, kept = _single_page(tmp_path / "released", release=True)
+    plain, kept_plain = _single_page(tmp_path / "plain", make_app, release=False)
+    released, kept = _single_page(tmp_path / "released", make_app, release=True)
     assert kept_plain["read"] == 3 and kept_plain["pickled"] == ["a", "b", "index"]  # Sphinx's own way (the test measures something)
     # only the root document is loaded again afterwards (the page's own navigation), not the chapters
     assert kept == {"read": 0, "pickled": ["index"], "shadowed": False}
-    assert page == plain
+    assert released == plain
 
 
 def test_a_definition_changed_under_an_old_time_is_read_again_and_nothing_else_is(
