@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -14,7 +15,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 
-from blackpoker.core.errors import DefinitionError
+from blackpoker.core.errors import DefinitionError, PathPart
 from blackpoker.core.paths import SCHEMAS
 from blackpoker.core.yamlsource import SourceFile
 
@@ -141,15 +142,37 @@ def _leaf(error: ValidationError) -> ValidationError:
 
 def validate(src: SourceFile, schema_name: str, schema_dir: Path = SCHEMAS) -> Iterator[DefinitionError]:
     """Every schema violation of one parsed file, each located at its YAML node."""
+    try:  # the same data against the same schema: the same violations (see _VIOLATIONS)
+        key = (schema_name, str(schema_dir), hashlib.sha256(json.dumps(src.data).encode()).digest())
+    except (TypeError, ValueError):  # not JSON data (the schema refuses it anyway): validated each time
+        key = None
+    found = _VIOLATIONS.get(key) if key is not None else None
+    if found is None:
+        found = tuple(_violations(src.data, schema_name, schema_dir))
+        if key is not None:
+            _VIOLATIONS[key] = found
+            if len(_VIOLATIONS) > VIOLATIONS_CACHE:
+                del _VIOLATIONS[next(iter(_VIOLATIONS))]
+    for path, message, at_key in found:
+        yield src.error(path, message, key=at_key)
+
+
+# Validation is most of a load's time, and one process validates the same data many times (the scenarios for each
+# step and check, a copy of the definitions with one file edited): what each schema found in each data, by digest.
+VIOLATIONS_CACHE = 512
+_VIOLATIONS: dict[tuple[str, str, bytes], tuple[tuple[tuple[PathPart, ...], str, bool], ...]] = {}
+
+
+def _violations(data: Any, schema_name: str, schema_dir: Path) -> Iterator[tuple[tuple[PathPart, ...], str, bool]]:
+    """Every schema violation of ``data``: where (a data path), what, and whether it is located at the key."""
     validator = validator_for(schema_name, schema_dir)
-    for raw in validator.iter_errors(src.data):
+    for raw in validator.iter_errors(data):
         error = _leaf(raw)
         path = tuple(error.absolute_path)
         message, at_key = _message(error)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = set(_schema(error).get("properties", {}))
             for extra in sorted(set(error.instance) - allowed):
-                yield src.error(path + (extra,), message.replace(
-                    message.split(";")[0], f"unknown field '{extra}'"), key=True)
+                yield path + (extra,), message.replace(message.split(";")[0], f"unknown field '{extra}'"), True
             continue
-        yield src.error(path, message, key=at_key)
+        yield path, message, at_key

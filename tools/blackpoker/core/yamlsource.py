@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import errno
+import hashlib
+import marshal
 import stat
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -215,6 +218,10 @@ def parse_yaml(path: Path, display_name: str, folder: Path | None = None) -> tup
     if len(data) > MAX_BYTES:
         return None, [DefinitionError(display_name, 1, 1, (), f"the file is larger than {MAX_BYTES // 2**20} MB; "
                                       "expected a definitions or scenario file (the limit guards the build)")]
+    key = hashlib.sha256(data).digest() if len(data) <= PARSED_CACHE_BYTES else None
+    if key is not None and key in _PARSED:
+        _PARSED.move_to_end(key)
+        return _parsed_copy(display_name, _PARSED[key]), []
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -258,4 +265,24 @@ def parse_yaml(path: Path, display_name: str, folder: Path | None = None) -> tup
         return None, [DefinitionError(display_name, 1, 1, (), f"YAML error: {exc}")]
     finally:
         loader.dispose()
+    if key is not None and not problems:
+        _PARSED[key] = (marshal.dumps(src.data), src.positions, src.key_positions)
+        if len(_PARSED) > PARSED_CACHE_FILES:
+            _PARSED.popitem(last=False)
+        src.positions, src.key_positions = dict(src.positions), dict(src.key_positions)
     return src, problems
+
+
+# Files parsed cleanly, by their bytes: the same bytes give the same data and positions wherever the file lies, and
+# one process reads the same files many times (the scenarios for each step and check, a copy of the definitions
+# with one file edited, the official importer's base). Only small files, so that the cache never holds a large
+# ruleset; each caller gets its own copy (the data is marshalled), so what one changes no other sees.
+PARSED_CACHE_FILES = 256
+PARSED_CACHE_BYTES = 256 * 2**10
+_Parsed = tuple[bytes, dict[tuple[PathPart, ...], tuple[int, int]], dict[tuple[PathPart, ...], tuple[int, int]]]
+_PARSED: OrderedDict[bytes, _Parsed] = OrderedDict()
+
+
+def _parsed_copy(display_name: str, parsed: _Parsed) -> SourceFile:
+    data, positions, key_positions = parsed
+    return SourceFile(display_name, marshal.loads(data), dict(positions), dict(key_positions))
