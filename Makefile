@@ -58,15 +58,17 @@ export: setup
 # the slowest tests listed at the end.
 # PYTHONDONTWRITEBYTECODE is emptied for the tests: pytest keeps each test module with its assertions rewritten in
 # __pycache__ only when Python may write bytecode; without it every worker rewrites all 90 modules (3 s each run).
+# scripts/timed.py prints the run's wall and CPU time (pytest and its workers) and the load average under the summary.
 TEST_FLAGS := -n auto --dist loadgroup --no-loadscope-reorder --durations=25
-PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python scripts/timed.py $(BIN)/python -m pytest
 test: setup lint
 	$(PYTEST) $(TEST_FLAGS)
 
-# The fast loop while working: no full build, no browser, no long run (the marks in pyproject.toml). It needs only
-# the installed venv: a stale compiled simulator is not rebuilt first (its Python sources run instead).
+# The fast loop while working: no full build, no browser, no long run (the marks in pyproject.toml), its 25 slowest
+# tests listed. It needs only the installed venv: a stale compiled simulator is not rebuilt first (its Python sources
+# run instead).
 test-fast: $(STAMP)
-	$(PYTEST) -n auto -m "not build and not browser and not slow" --durations=15
+	$(PYTEST) -n auto -m "not build and not browser and not slow" --durations=25
 
 # The code's own checks, before the tests: style and errors (ruff), types (mypy --strict), layers (import-linter).
 lint: setup
