@@ -4,12 +4,12 @@ the same error when the folder is missing."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from blackpoker.core.paths import ROOT
+from clirun import run_cli
 
 COMMANDS = (("check",), ("export",), ("build",), ("serve",), ("sim", "run", "record.json"), ("sim", "play"),
             ("sim", "replay", "record.json"), ("sim", "balance"))
@@ -18,8 +18,8 @@ MISSING = ("nowhere: no such definitions folder; expected a folder of definition
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "blackpoker", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(ROOT / "tools"), "PATH": "/usr/bin:/bin"})
+    """The command as ``python -m blackpoker`` runs it, in this process (tests/clirun.py)."""
+    return run_cli(*args, cwd=cwd)
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[" ".join(c[:2]) for c in COMMANDS])
