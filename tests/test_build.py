@@ -165,10 +165,8 @@ def test_the_build_replaces_only_a_folder_it_made(defs: Path, tmp_path: Path, mo
 
 
 def test_the_command_line_refuses_a_dangerous_out_with_exit_2(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-    result = subprocess.run([sys.executable, "-m", "blackpoker", "build", "--out", "."], cwd=tmp_path,
-                            capture_output=True, text=True)
+    from clirun import run_cli
+    result = run_cli("build", "--out", ".", cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     assert "is or contains the current folder" in result.stderr and "Traceback" not in result.stderr
 

@@ -4,22 +4,19 @@ install from the wheel can fetch it; a build without it stops at once with one l
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.pyodide import RUNTIME_VARIABLE, RuntimeMissing, current, runtime, runtime_files
-
-BLACKPOKER = [sys.executable, "-m", "blackpoker"]
+from clirun import run_cli
 
 
 def _run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*BLACKPOKER, *args], cwd=tmp_path, capture_output=True, text=True, check=False,
-                          env={**os.environ, **env}, timeout=300)
+    """The command as ``python -m blackpoker`` runs it, in this process (tests/clirun.py), with ``env`` set."""
+    return run_cli(*args, cwd=tmp_path, env=env)
 
 
 def test_a_build_without_the_runtime_stops_before_any_work_with_one_line(tmp_path: Path) -> None:
