@@ -18,6 +18,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from blackpoker.core.paths import DEFINITIONS, ROOT, SOURCE
+from clirun import run_cli
 from sites import SMALL
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -56,7 +57,8 @@ def test_the_runtime_lock_is_the_development_lock_without_the_tools() -> None:
 
 
 def test_init_starts_a_project_that_checks_and_plays_its_scenarios(tmp_path: Path) -> None:
-    made = run("init", "rules", cwd=tmp_path)
+    """In-process (tests/clirun.py: the same main() as the command): nothing here needs a process of its own."""
+    made = run_cli("init", "rules", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     project = tmp_path / "rules"
     for name in ("definitions/actions.yaml", "definitions/README.md", "schemas/actions.schema.json",
@@ -67,10 +69,10 @@ def test_init_starts_a_project_that_checks_and_plays_its_scenarios(tmp_path: Pat
     workflow = (project / ".github" / "workflows" / "check.yml").read_text(encoding="utf-8")
     assert "blackpoker check definitions" in workflow and "@VERSION@" not in workflow
     assert "@VERSION@" not in (project / "README.md").read_text(encoding="utf-8")
-    checked = run("check", cwd=project)
+    checked = run_cli("check", cwd=project)
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.startswith("v8.1 ok:")
-    played = run("sim", "run", "--quiet", "scenarios/examples", cwd=project)
+    played = run_cli("sim", "run", "--quiet", "scenarios/examples", cwd=project)
     assert played.returncode == 0, played.stdout + played.stderr
     assert "PASS" in played.stdout and "FAIL" not in played.stdout
 
