@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from blackpoker.render.board import CHANGED, board_svg
 from blackpoker.sim.decisions import RequestAction
 from blackpoker.sim.engine import apply, legal_decisions
 from blackpoker.sim.state import PLAYER_NAMES
+from clirun import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -115,8 +114,7 @@ def test_the_record_replays_with_the_command_line(rules: Rules, tmp_path: Path) 
     game = play_out(start(rules, "std", None, "greedy", 21), 8)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game.record_data(), ensure_ascii=False), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "blackpoker", "sim", "replay", str(path)], capture_output=True,
-                          text=True, check=False)
+    done = run_cli("sim", "replay", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert game.state.winner is not None and PLAYER_NAMES[game.state.winner] in done.stdout
     again = resume(rules, json.loads(path.read_text(encoding="utf-8")))

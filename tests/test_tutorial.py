@@ -444,10 +444,8 @@ def test_a_cost_with_one_legal_payment_can_still_be_paid_wrongly(rules: Rules, l
 
 # --- blackpoker check plays the lessons --------------------------------------------------------------------------
 def test_check_plays_every_lesson() -> None:
-    import subprocess
-    import sys
-    result = subprocess.run([sys.executable, "-m", "blackpoker", "check"], capture_output=True, text=True, timeout=120,
-                            cwd=Path(__file__).resolve().parents[1])
+    from clirun import run_cli
+    result = run_cli("check", cwd=Path(__file__).resolve().parents[1])
     assert result.returncode == 0, result.stderr
     assert result.stdout.rstrip().endswith(f"| tutorial: {len(LESSONS)} lessons played"), result.stdout
 
