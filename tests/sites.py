@@ -30,6 +30,18 @@ def small_project(folder: Path) -> Path:
     return folder / "definitions"
 
 
+def small_in_place(project: Path) -> None:
+    """Make a project as `blackpoker init` writes it (v8.1 whole) the small project: its definitions and pages
+    replace v8.1's; everything else `init` wrote (layout, schemas, scenarios, the Sphinx configuration, static
+    files and templates) stays, so a build of it takes seconds and still reads the project as `init` made it."""
+    for page in (project / "source").glob("*.md"):
+        page.unlink()
+    for name in ("definitions", "source"):
+        for file in (SMALL / name).glob("*.*"):
+            if file.suffix in (".yaml", ".md"):
+                shutil.copy(file, project / name / file.name)
+
+
 @dataclass(frozen=True)
 class BuiltSite:
     """A cold build of definitions/ (every step, the editions of editions/ in their folders): the site, with the

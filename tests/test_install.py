@@ -19,7 +19,7 @@ from packaging.utils import canonicalize_name
 
 from blackpoker.core.paths import DEFINITIONS, ROOT, SOURCE
 from clirun import run_cli
-from sites import SMALL
+from sites import small_in_place
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 SITE_ONLY = ("sphinx", "weasyprint", "matplotlib", "pypdf", "jinja2", "furo", "myst_parser", "segno", "rich",
@@ -82,17 +82,12 @@ def test_init_gives_the_project_its_own_prose_that_its_build_publishes(tmp_path:
     """The rulebook's prose is the project's: an edited sentence of ``source/`` is in the built page. The project
     `init` made keeps its layout, Sphinx configuration, static files and templates, but takes the small rules
     project's definitions and pages (tests/projects/small), so its build takes seconds; the wheel's test
-    (test_packaging.py) builds a project as `init` makes it, v8.1 whole."""
+    (test_packaging.py) builds a project made so by the installed package."""
     assert run("init", "rules", cwd=tmp_path).returncode == 0
     project = tmp_path / "rules"
     intro = project / "source" / "intro.md"
     assert intro.read_bytes() == (SOURCE / "intro.md").read_bytes() and (project / "source" / "conf.py").is_file()
-    for page in (project / "source").glob("*.md"):
-        page.unlink()
-    for name in ("definitions", "source"):
-        for file in (SMALL / name).glob("*.*"):
-            if file.suffix in (".yaml", ".md"):
-                shutil.copy(file, project / name / file.name)
+    small_in_place(project)
     common = project / "source" / "common.md"
     sentence = "この一文はこのプロジェクトの散文にだけある。"
     common.write_text(common.read_text(encoding="utf-8") + f"\n{sentence}\n", encoding="utf-8")
