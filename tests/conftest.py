@@ -13,7 +13,9 @@ from hypothesis import settings
 import xdistgroups
 from sites import BuiltSite, rulebook_of, shared_site
 
-pytest_plugins = ("sphinxroots",)  # Sphinx's test fixtures and the directive tests' roots (tests/roots/)
+# Sphinx's test fixtures and the directive tests' roots (tests/roots/); the browser tests' Chromium, engine site
+# and warm context, one per worker (tests/browsers.py)
+pytest_plugins = ("sphinxroots", "browsers")
 
 # The property and fuzz tests have fixed budgets (max_examples); in CI they also draw the same examples on every
 # run, so a red CI is a change of the code, not of luck. Locally each run explores new inputs.
