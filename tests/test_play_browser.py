@@ -65,24 +65,50 @@ def start_game(pg: Any, opponent: str, seed: int, *, fmt: str = "lite", frame: s
     pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
 
 
-def click_move(pg: Any, rng: random.Random) -> None:
-    """Click one offered move at random: open the card and action it sits under first, as a person would.
-    (``rng.randrange(n)`` draws as ``rng.choice`` of n moves did: a seed plays the same game.)"""
-    moves = pg.locator(MOVES)
-    pick = moves.nth(rng.randrange(moves.count()))
+# Once the page waits for the person: null when the game is over, else for each offered move the number of closed
+# cards and actions it sits under. One round trip: the page polls itself (a person's pace is not needed).
+OFFERED = """async ([selector, limit]) => {
+  const end = performance.now() + limit;
+  for (;;) {
+    if (document.querySelector('[data-game-over]')) return null;
+    const moves = document.body.classList.contains('busy') ? [] : [...document.querySelectorAll(selector)];
+    if (moves.length) return moves.map((b) => {
+      let closed = 0;
+      for (let d = b.closest('details'); d; d = d.parentElement.closest('details')) if (!d.open) closed++;
+      return closed;
+    });
+    if (performance.now() > end) throw new Error('the page never offered a move nor ended the game');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}"""
+
+
+def offered(pg: Any) -> list[int] | None:
+    return pg.evaluate(OFFERED, [MOVES, LOAD_TIMEOUT])  # type: ignore[no-any-return]
+
+
+def click_move(pg: Any, rng: random.Random, moves: list[int] | None = None) -> list[int] | None:
+    """Click one offered move at random: open the card and action it sits under first, as a person would; then
+    what the page offers (``offered``). ``rng.randrange(n)`` draws as ``rng.choice`` of n moves did: a seed plays
+    the same game."""
+    moves = offered(pg) if moves is None else moves
+    assert moves is not None, "the game is over"
+    index = rng.randrange(len(moves))
+    pick = pg.locator(MOVES).nth(index)
     closed = pick.locator("xpath=ancestor::details[not(@open)]/summary")  # outermost first (document order)
-    while closed.count():
+    for _ in range(moves[index]):
         closed.first.click()
     pick.click()
-    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+    return offered(pg)
 
 
 def play_to_the_end(pg: Any, seed: int, limit: int = 3000) -> int:
     rng = random.Random(seed)
     clicks = 0
-    while not pg.query_selector("[data-game-over]"):
+    moves = offered(pg)
+    while moves is not None:
         assert clicks < limit, "the game did not end"
-        click_move(pg, rng)
+        moves = click_move(pg, rng, moves)
         clicks += 1
     return clicks
 
@@ -261,10 +287,11 @@ def test_a_later_visit_restores_the_kept_engine(browser: Any, base: str, rules: 
     # this opponent's among them: test_a_whole_game_by_clicking_offered_moves, in the warm context)
     start_game(later, "ismcts", 11, strength="ismcts:4")
     rng = random.Random(11)
+    moves = offered(later)
     for _ in range(12):
-        if later.query_selector("[data-game-over]"):
+        if moves is None:
             break
-        click_move(later, rng)
+        moves = click_move(later, rng, moves)
     assert len(same_game_in_cpython(rules, p)["decisions"]) >= 12
 
     assert not p.errors, p.errors
