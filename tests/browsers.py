@@ -1,6 +1,16 @@
-"""Chromium for the real-browser tests: where it is, how it is started, and the marks every such test file carries.
+"""Chromium for the real-browser tests: where it is, how it is started, the marks every such test file carries, and
+the fixtures those files share (a pytest plugin, loaded by tests/conftest.py).
 
-One browser per test module (the sync Playwright API cannot be started twice at once in a process)."""
+One Chromium per pytest worker (``browser``, session-scoped): the sync Playwright API cannot be started twice at
+once in a process, and a launch per module cost a driver and a browser each time.
+
+The play page and the tutorial run the engine in Pyodide: a first visit boots Python and imports the engine (5-9 s
+a page on a busy machine), a later visit restores the engine the first one kept in Cache Storage (snapshot.js:
+about a second). Both pages are served from one site per worker (``engine_site``, at ``engine_address``), and
+``warm`` is a browser context in which a first visit has kept the engine: a test whose subject is not the first
+visit opens its page there (``EnginePage(warm, …)``); a test of the first visit, of the kept engine itself, or of
+a context option a page cannot have alone (touch, a mobile screen) opens a context of its own
+(``EnginePage(browser, …)``)."""
 
 from __future__ import annotations
 
@@ -17,6 +27,11 @@ MARKS = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install chromium)"),
 ]
+PYODIDE_LOAD = 120_000  # ms: the play page and the tutorial compile Pyodide's WebAssembly on the first load
+# A page opened in a shared context starts as a first visitor's would: the tutorial's progress (localStorage) of
+# an earlier test is cleared at the page's first load, not at its reloads (sessionStorage lives as long as the tab).
+FRESH_STORAGE = ("if (!sessionStorage.getItem('bp-test-page')) { localStorage.clear(); "
+                 "sessionStorage.setItem('bp-test-page', '1'); }")
 
 
 def launch(playwright: Any) -> Any:
@@ -24,27 +39,80 @@ def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
 
 
-def module_browser() -> Iterator[Any]:
-    """The body of a module-scoped ``browser`` fixture."""
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """The worker's Chromium, for every browser test it runs."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = launch(p)
-        yield browser
-        browser.close()
+        chromium = launch(p)
+        yield chromium
+        chromium.close()
 
 
-PYODIDE_LOAD = 120_000  # ms: the play page and the tutorial compile Pyodide's WebAssembly on the first load
+@pytest.fixture(scope="session")
+def engine_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The JSON export, the action lists, the play page and the tutorial of definitions/ (tests/playsite.py)."""
+    from blackpoker.core.loader import load_rules
+    from blackpoker.core.paths import SOURCE
+    from blackpoker.pipeline.tutorialpage import build_tutorial
+    from playsite import make_site, runtime_missing
+    if runtime_missing() is not None:
+        pytest.skip(str(runtime_missing()))
+    rules = load_rules()
+    root = make_site(rules, tmp_path_factory.mktemp("engine-site"))
+    build_tutorial(rules, root, SOURCE)
+    return root
+
+
+@pytest.fixture(scope="session")
+def engine_address(engine_site: Path) -> Iterator[str]:
+    """``engine_site`` over HTTP (browsers refuse .wasm from file://); ends in /."""
+    from playsite import served
+    with served(engine_site) as address:
+        yield address
+
+
+def kept_engine_context(browser: Any, address: str) -> Any:
+    """A new context whose Cache Storage holds the engine kept by a first visit of the play page at ADDRESS."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(address + "play/index.html")
+    page.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=PYODIDE_LOAD)
+    page.wait_for_function("window.bpPlay.kept", timeout=PYODIDE_LOAD)
+    page.close()
+    return context
+
+
+@pytest.fixture(scope="session")
+def warm(browser: Any, engine_address: str) -> Iterator[Any]:
+    """A context with the engine kept (the tutorial's worker is the same engine with the same key): its pages
+    restore it instead of booting Python. Tests must not change what it keeps."""
+    context = kept_engine_context(browser, engine_address)
+    yield context
+    context.close()
 
 
 class EnginePage:
-    """A page whose engine runs in a Web Worker (the play page, the tutorial), in a new browser context, with its
-    console errors collected. ``hook``: the page's object for tests (``window.bpPlay``, ``window.bpTutorial``),
-    with ``ready`` and ``ask(command)``."""
+    """A page whose engine runs in a Web Worker (the play page, the tutorial), with its console errors collected.
+    ``where``: a Browser (a new context of its own, with ``options``: a first visit) or a shared BrowserContext
+    (``warm``: a new page in it, of ``viewport`` and with ``color_scheme`` only). ``hook``: the page's object for
+    tests (``window.bpPlay``, ``window.bpTutorial``), with ``ready`` and ``ask(command)``."""
 
-    def __init__(self, browser: Any, viewport: dict[str, int], hook: str = "bpPlay", **options: Any) -> None:
+    def __init__(self, where: Any, viewport: dict[str, int], hook: str = "bpPlay", **options: Any) -> None:
         self.hook = hook
-        self.context = browser.new_context(viewport=viewport, **options)
-        self.page = self.context.new_page()
+        self.owned = hasattr(where, "new_context")
+        if self.owned:
+            self.context = where.new_context(viewport=viewport, **options)
+            self.page = self.context.new_page()
+        else:
+            scheme = options.pop("color_scheme", None)
+            assert not options, f"{sorted(options)}: options of a context, not of a page in a shared one"
+            self.context = where
+            self.page = where.new_page()
+            self.page.set_viewport_size(viewport)
+            if scheme is not None:
+                self.page.emulate_media(color_scheme=scheme)
+            self.page.add_init_script(FRESH_STORAGE)
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -56,3 +124,10 @@ class EnginePage:
 
     def ask(self, command: dict[str, Any]) -> Any:
         return self.page.evaluate(f"c => window.{self.hook}.ask(c)", command)
+
+    def close(self) -> None:
+        """The page's own context, or only the page in a shared one."""
+        if self.owned:
+            self.context.close()
+        else:
+            self.page.close()

@@ -13,7 +13,9 @@ from hypothesis import settings
 import xdistgroups
 from sites import BuiltSite, rulebook_of, shared_site
 
-pytest_plugins = ("sphinxroots",)  # Sphinx's test fixtures and the directive tests' roots (tests/roots/)
+# Sphinx's test fixtures and the directive tests' roots (tests/roots/); the browser tests' Chromium, engine site
+# and warm context, one per worker (tests/browsers.py)
+pytest_plugins = ("sphinxroots", "browsers")
 
 # The property and fuzz tests have fixed budgets (max_examples); in CI they also draw the same examples on every
 # run, so a red CI is a change of the code, not of luck. Locally each run explores new inputs.
@@ -34,11 +36,12 @@ CHEAP_FIXTURES = frozenset({"rules"})
 
 def _group(item: pytest.Item) -> str | None:
     """The pytest-xdist group of a test: the tests of a module's build fixture share a worker, so it is built once;
-    so do the other tests of a module that share a module fixture (rendered pages, a browser); the rest go wherever
-    a worker is free. The run's shared build (``built_site``, and ``built_rulebook`` read from it) needs no group:
-    it is made once for all workers (sites.shared_site)."""
-    given = item.get_closest_marker("xdist_group")  # a test that asks for a build at run time says so itself;
-    if given is not None:  # so does a module that splits its long tests into groups (test_play_browser.py)
+    so do the other tests of a module that share a module fixture (rendered pages, a kept engine); the rest go
+    wherever a worker is free (the browser, the engine site and its warm context are the worker's:
+    tests/browsers.py). The run's shared build (``built_site``, and ``built_rulebook`` read from it) needs no
+    group: it is made once for all workers (sites.shared_site)."""
+    given = item.get_closest_marker("xdist_group")  # a test that asks for a build at run time says so itself
+    if given is not None:
         return str(given.args[0])
     names = set(getattr(item, "fixturenames", ()))
     built = sorted(names & (BUILD_FIXTURES - SHARED_FIXTURES))

@@ -12,7 +12,7 @@ import pytest
 from blackpoker import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.render.actionlist.html import build_html
-from browsers import MARKS, module_browser
+from browsers import MARKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -34,11 +34,6 @@ def all_html(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> str:
     out = tmp_path_factory.mktemp("site")
     build_html(rules, out)
     return (out / "actionlist" / "html" / "all.html").resolve().as_uri()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from module_browser()
 
 
 @pytest.fixture()

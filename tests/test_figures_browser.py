@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import io
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browsers import MARKS, module_browser
+from browsers import MARKS
 
 PAGES = ("common", "core", "frame")
 
@@ -30,11 +29,6 @@ MEASURE = """() => [...document.querySelectorAll('figure.bp-figure svg')].map(sv
             background: getComputedStyle(svg).backgroundColor,
             scrolls: scroller.scrollWidth > scroller.clientWidth + 1, width: box.width};
 })"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from module_browser()
 
 
 @pytest.fixture(scope="module")

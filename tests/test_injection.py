@@ -23,7 +23,7 @@ from blackpoker.pipeline.build import build
 from blackpoker.render.officialpaths import RULEBOOK_PDFS
 from blackpoker.sim.gaps import coverage_problems
 from blackpoker.sim.scenario import load_scenario, run_scenario
-from browsers import MARKS, launch
+from browsers import MARKS
 
 MARK = "data-bp-injected"
 # closes an attribute of either quote, then opens an element that runs script if the text is read as HTML
@@ -147,8 +147,8 @@ def inject(folder: Path) -> set[Leaf]:
     raise AssertionError("the definitions never passed the checks and the scenarios")
 
 
-def test_no_text_from_the_definitions_becomes_markup_in_any_page_or_pdf(tmp_path: Path) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_no_text_from_the_definitions_becomes_markup_in_any_page_or_pdf(tmp_path: Path,
+                                                                       request: pytest.FixtureRequest) -> None:
     defs = tmp_path / "definitions"
     shutil.copytree(DEFINITIONS, defs)
     carrying = inject(defs)
@@ -169,8 +169,8 @@ def test_no_text_from_the_definitions_becomes_markup_in_any_page_or_pdf(tmp_path
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(out)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     root = f"http://127.0.0.1:{server.server_address[1]}/"
-    with server, sync_api.sync_playwright() as p:
-        browser = launch(p)
+    browser = request.getfixturevalue("browser")  # the worker's Chromium (tests/browsers.py), once the site is built
+    with server:
         page = browser.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -182,7 +182,7 @@ def test_no_text_from_the_definitions_becomes_markup_in_any_page_or_pdf(tmp_path
         page.goto(root + "search.html?q=img")
         page.wait_for_function("document.querySelectorAll('#search-results li').length > 0")
         seen["search.html?q=img"] = page.evaluate(probe)
-        browser.close()
+        page.close()
         server.shutdown()
     assert not errors, errors
     for name, found in seen.items():

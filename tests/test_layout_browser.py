@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 
 from blackpoker import load_rules
 from blackpoker.render.actionlist.html import build_html
-from browsers import MARKS, module_browser
+from browsers import MARKS
 
 pytestmark = [*MARKS, pytest.mark.build]  # reads the shared rulebook build (its module fixtures keep its tests together)
 
@@ -46,11 +45,6 @@ MEASURE = """() => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from module_browser()
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ entry, and a redirect page at an official path lands on the page that shows the 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,7 +12,7 @@ import pytest
 from blackpoker import load_rules
 from blackpoker.render.actionlist.html import build_html
 from blackpoker.render.officialpaths import write_redirects
-from browsers import MARKS, module_browser
+from browsers import MARKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -35,11 +34,6 @@ def site(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathFac
     build_html(rules, out)
     write_redirects(rules, out)
     return out
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from module_browser()
 
 
 @pytest.mark.parametrize(("path", "lands"), [

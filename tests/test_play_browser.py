@@ -19,18 +19,17 @@ from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.play.browser import final_state
 from blackpoker.play.session import resume
-from browsers import MARKS, EnginePage, module_browser
-from playsite import make_site, runtime_missing, served
+from browsers import MARKS, PYODIDE_LOAD, EnginePage, kept_engine_context
+from playsite import runtime_missing, served
 
 pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=str(runtime_missing()))]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-LOAD_TIMEOUT = 120_000  # ms: Pyodide compiles its WebAssembly on the first load (seconds on a busy machine)
-# The file's games take minutes: four groups of about a minute each, each group on one pytest-xdist worker with
-# its own site and browser (seconds to make), so the workers share them rather than one playing them all.
-WIDE, NARROW, CONTROLS, KEPT_ENGINE = (pytest.mark.xdist_group(f"test_play_browser.py::{name}")
-                                       for name in ("games-1280", "games-390", "controls", "kept-engine"))
+LOAD_TIMEOUT = PYODIDE_LOAD
+# Every test is a unit of its own for pytest-xdist: the site, the browser and the warm context it uses are the
+# worker's (tests/browsers.py), so the games spread over the workers.
+MOVES = "#moves button[data-move]"
 READY = "document.querySelector('[data-game-over]') || (!document.body.classList.contains('busy') && " \
         "document.querySelector('#moves button[data-move]'))"
 
@@ -40,20 +39,14 @@ def rules() -> Rules:
     return load_rules()
 
 
-@pytest.fixture(scope="module")
-def site(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_site(rules, tmp_path_factory.mktemp("site"))
+@pytest.fixture
+def site(engine_site: Path) -> Path:
+    return engine_site
 
 
-@pytest.fixture(scope="module")
-def base(site: Path) -> Iterator[str]:
-    with served(site) as address:
-        yield address + "play/index.html"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from module_browser()
+@pytest.fixture
+def base(engine_address: str) -> str:
+    return engine_address + "play/index.html"
 
 
 Page = EnginePage
@@ -72,24 +65,50 @@ def start_game(pg: Any, opponent: str, seed: int, *, fmt: str = "lite", frame: s
     pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
 
 
-def click_move(pg: Any, rng: random.Random) -> None:
-    """Click one offered move at random: open the card and action it sits under first, as a person would."""
-    buttons = pg.query_selector_all("#moves button[data-move]")
-    pick = rng.choice(buttons)
-    for summary in pick.evaluate_handle("""b => { const out = []; for (let d = b.closest('details'); d;
-        d = d.parentElement.closest('details')) if (!d.open) out.unshift(d.querySelector(':scope > summary'));
-        return out; }""").get_properties().values():
-        summary.as_element().click()
+# Once the page waits for the person: null when the game is over, else for each offered move the number of closed
+# cards and actions it sits under. One round trip: the page polls itself (a person's pace is not needed).
+OFFERED = """async ([selector, limit]) => {
+  const end = performance.now() + limit;
+  for (;;) {
+    if (document.querySelector('[data-game-over]')) return null;
+    const moves = document.body.classList.contains('busy') ? [] : [...document.querySelectorAll(selector)];
+    if (moves.length) return moves.map((b) => {
+      let closed = 0;
+      for (let d = b.closest('details'); d; d = d.parentElement.closest('details')) if (!d.open) closed++;
+      return closed;
+    });
+    if (performance.now() > end) throw new Error('the page never offered a move nor ended the game');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}"""
+
+
+def offered(pg: Any) -> list[int] | None:
+    return pg.evaluate(OFFERED, [MOVES, LOAD_TIMEOUT])  # type: ignore[no-any-return]
+
+
+def click_move(pg: Any, rng: random.Random, moves: list[int] | None = None) -> list[int] | None:
+    """Click one offered move at random: open the card and action it sits under first, as a person would; then
+    what the page offers (``offered``). ``rng.randrange(n)`` draws as ``rng.choice`` of n moves did: a seed plays
+    the same game."""
+    moves = offered(pg) if moves is None else moves
+    assert moves is not None, "the game is over"
+    index = rng.randrange(len(moves))
+    pick = pg.locator(MOVES).nth(index)
+    closed = pick.locator("xpath=ancestor::details[not(@open)]/summary")  # outermost first (document order)
+    for _ in range(moves[index]):
+        closed.first.click()
     pick.click()
-    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+    return offered(pg)
 
 
 def play_to_the_end(pg: Any, seed: int, limit: int = 3000) -> int:
     rng = random.Random(seed)
     clicks = 0
-    while not pg.query_selector("[data-game-over]"):
+    moves = offered(pg)
+    while moves is not None:
         assert clicks < limit, "the game did not end"
-        click_move(pg, rng)
+        moves = click_move(pg, rng, moves)
         clicks += 1
     return clicks
 
@@ -102,13 +121,14 @@ def same_game_in_cpython(rules: Rules, p: Page) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("opponent", "strength", "viewport"), [
-    pytest.param(opponent, strength, viewport, id=f"{opponent}-{viewport['width']}",
-                 marks=WIDE if viewport is DESKTOP else NARROW)
+    pytest.param(opponent, strength, viewport, id=f"{opponent}-{viewport['width']}")
     for opponent, strength in (("random", None), ("greedy", None), ("ismcts", "ismcts:4"))
     for viewport in (PHONE, DESKTOP)])
-def test_a_whole_game_by_clicking_offered_moves(browser: Any, base: str, rules: Rules, opponent: str,
+def test_a_whole_game_by_clicking_offered_moves(warm: Any, base: str, rules: Rules, opponent: str,
                                                 strength: str | None, viewport: dict[str, int]) -> None:
-    p = Page(browser, viewport)
+    """On a later visit (the engine restored: ``warm``); test_frames_allowed_by_table_3_1_only plays a whole game
+    on a first visit."""
+    p = Page(warm, viewport)
     pg = p.open(base)
     start_game(pg, opponent, 40 + viewport["width"], strength=strength)
     play_to_the_end(pg, viewport["width"])
@@ -120,11 +140,11 @@ def test_a_whole_game_by_clicking_offered_moves(browser: Any, base: str, rules: 
     assert record["result"]["winner"] == winner
     assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
     assert not p.errors, p.errors
-    p.context.close()
+    p.close()
 
 
-@NARROW
 def test_frames_allowed_by_table_3_1_only(browser: Any, base: str, rules: Rules) -> None:
+    """A first visit (a context of its own: Python booted, not restored) plays a whole game too."""
     p = Page(browser, PHONE)
     pg = p.open(base)
     for fmt in rules.formats:
@@ -135,12 +155,11 @@ def test_frames_allowed_by_table_3_1_only(browser: Any, base: str, rules: Rules)
     play_to_the_end(pg, 3)
     same_game_in_cpython(rules, p)
     assert not p.errors, p.errors
-    p.context.close()
+    p.close()
 
 
-@CONTROLS
-def test_undo_save_load_link_and_the_command_line(browser: Any, base: str, rules: Rules, tmp_path: Path) -> None:
-    p = Page(browser, DESKTOP, accept_downloads=True)
+def test_undo_save_load_link_and_the_command_line(warm: Any, base: str, rules: Rules, tmp_path: Path) -> None:
+    p = Page(warm, DESKTOP)  # the context accepts downloads (Playwright's default)
     pg = p.open(base)
     start_game(pg, "greedy", 77)
     rng = random.Random(1)
@@ -168,7 +187,7 @@ def test_undo_save_load_link_and_the_command_line(browser: Any, base: str, rules
     pg.click("#share")
     pg.wait_for_function("location.hash.startsWith('#game=')")
     link = pg.evaluate("location.href")
-    q = Page(browser, PHONE)
+    q = Page(warm, PHONE)
     other = q.open(link)
     other.wait_for_selector("[data-game-over]", timeout=LOAD_TIMEOUT)
     assert q.ask({"command": "final"})["state"] == final
@@ -183,13 +202,12 @@ def test_undo_save_load_link_and_the_command_line(browser: Any, base: str, rules
     pg.wait_for_selector("[data-game-over]", timeout=LOAD_TIMEOUT)
     assert p.ask({"command": "final"})["state"] == final
     assert not p.errors and not q.errors, p.errors + q.errors
-    p.context.close()
-    q.context.close()
+    p.close()
+    q.close()
 
 
-@CONTROLS
-def test_keyboard_only(browser: Any, base: str) -> None:
-    p = Page(browser, PHONE)
+def test_keyboard_only(warm: Any, base: str) -> None:
+    p = Page(warm, PHONE)
     pg = p.open(base)
     pg.focus("#format")
     for _ in range(5):  # → フレーム, 相手, (強さ: disabled, skipped) 先攻, シード, 対戦を始める
@@ -219,16 +237,15 @@ def test_keyboard_only(browser: Any, base: str) -> None:
     assert made >= 10
     assert p.ask({"command": "record"})["record"]["decisions"]
     assert not p.errors, p.errors
-    p.context.close()
+    p.close()
 
 
-@CONTROLS
-def test_play_from_every_worked_example(browser: Any, base: str, rules: Rules) -> None:
+def test_play_from_every_worked_example(warm: Any, base: str, rules: Rules) -> None:
     """The rulebook's 「この局面から遊ぶ」 link opens the page at the example's start (the scenario's own setup)."""
     from blackpoker.core.paths import SCENARIOS
     from blackpoker.sim.scenario import build_start, load_scenario
     stems = sorted(p.stem for p in (SCENARIOS / "examples").glob("*.yaml"))
-    p = Page(browser, PHONE)
+    p = Page(warm, PHONE)
     pg = p.open(f"{base}?example={stems[0]}")
     pg.wait_for_selector("#example-title:not([hidden])", timeout=LOAD_TIMEOUT)
     for stem in stems:
@@ -244,14 +261,13 @@ def test_play_from_every_worked_example(browser: Any, base: str, rules: Rules) -
     assert p.ask({"command": "final"})["state"] == final_state(start)
     play_to_the_end(pg, 5)
     assert not p.errors, p.errors
-    p.context.close()
+    p.close()
 
 
 KEPT = ("caches.open('blackpoker-play').then(c => c.keys()).then(ks => ks.map(r => r.url)"
         ".filter(u => u.includes('/play/engine-snapshot/')))")
 
 
-@KEPT_ENGINE
 def test_a_later_visit_restores_the_kept_engine(browser: Any, base: str, rules: Rules) -> None:
     """The canary of snapshot.js (Pyodide's memory snapshots): the first visit keeps the started engine in Cache
     Storage, a later visit restores it instead of booting Python and plays the same games; a kept engine that
@@ -267,26 +283,41 @@ def test_a_later_visit_restores_the_kept_engine(browser: Any, base: str, rules: 
     assert "restored" in phases and "runtime" not in phases, phases
     p.page = later
     later.on("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
+    # the restored engine plays the same game as CPython: its first moves here (whole games on a restored engine,
+    # this opponent's among them: test_a_whole_game_by_clicking_offered_moves, in the warm context)
     start_game(later, "ismcts", 11, strength="ismcts:4")
-    play_to_the_end(later, 11)
-    same_game_in_cpython(rules, p)
+    rng = random.Random(11)
+    moves = offered(later)
+    for _ in range(12):
+        if moves is None:
+            break
+        moves = click_move(later, rng, moves)
+    assert len(same_game_in_cpython(rules, p)["decisions"]) >= 12
 
     assert not p.errors, p.errors
-    p.context.close()
+    p.close()
 
 
 SHAPE = ("k => caches.open('blackpoker-play').then(c => c.match(k)).then(r => r ? r.arrayBuffer()"
          ".then(b => [b.byteLength, new Uint32Array(b, 0, 1)[0]]) : null)")  # its length and its magic number
 
 
+@pytest.fixture(scope="module")
+def kept_context(browser: Any, engine_address: str) -> Iterator[Any]:
+    """A context of its own with the engine kept by a first visit, for the tests that damage it: each leaves a good
+    one kept again (it asserts so), so the next starts from a kept engine without a first visit of its own."""
+    context = kept_engine_context(browser, engine_address)
+    yield context
+    context.close()
+
+
 @pytest.mark.parametrize("damaged", ["new Uint8Array(4096)", "b.slice(0, b.byteLength - 4096)",  # cut short
                                      "new Uint8Array(b.byteLength)"],  # as long, but not a snapshot
                          ids=["short", "cut", "zeros"])
-@KEPT_ENGINE
-def test_a_damaged_kept_engine_is_dropped(browser: Any, base: str, damaged: str) -> None:
-    p = Page(browser, PHONE)
+def test_a_damaged_kept_engine_is_dropped(kept_context: Any, base: str, damaged: str) -> None:
+    p = Page(kept_context, PHONE)
     pg = p.open(base)
-    pg.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT)
+    assert "restored" in pg.evaluate("window.bpPlay.phases"), "an engine is kept"
     [key] = pg.evaluate(KEPT)
     kept = pg.evaluate(SHAPE, key)
     assert kept[0] > 16 * 2**20
@@ -300,7 +331,7 @@ def test_a_damaged_kept_engine_is_dropped(browser: Any, base: str, damaged: str)
     again.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT)
     assert again.evaluate(SHAPE, key) == kept, "a good engine is kept again"
     assert not p.errors, p.errors
-    p.context.close()
+    p.close()
 
 
 def _plays_a_few_moves(browser: Any, address: str, site: Path) -> Page:
@@ -323,17 +354,17 @@ def _plays_a_few_moves(browser: Any, address: str, site: Path) -> Page:
     return p
 
 
-@CONTROLS
 def test_under_a_subfolder_as_on_github_pages(browser: Any, site: Path) -> None:
     """GitHub Pages serves a project's site at /REPO/: the page, its worker, the runtime and the rules load from
     there, and /REPO/play (no slash) leads to it."""
     with served(site, prefix="/repo/") as address:
         p = _plays_a_few_moves(browser, address, site)
         assert not p.errors, p.errors
-        p.context.close()
+        p.close()
 
 
 SERVE = """import sys
+from collections.abc import Iterator
 from pathlib import Path
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.pipeline.serve import Outcome, serve
@@ -341,7 +372,6 @@ serve(DEFINITIONS, Path(sys.argv[1]), port=0, rebuild=lambda: Outcome(True, "bui
 """
 
 
-@CONTROLS
 def test_under_make_serve(browser: Any, site: Path) -> None:
     """``blackpoker serve`` (``make serve``; here with a rebuild that does nothing, in a child process) serves the
     page, with its reload script, at /play (no slash) too."""
@@ -354,7 +384,7 @@ def test_under_make_serve(browser: Any, site: Path) -> None:
         p = _plays_a_few_moves(browser, address.group(1), site)
         assert "/__build" in p.page.content(), "the preview's reload script is in the page"
         assert not p.errors, p.errors
-        p.context.close()
+        p.close()
     finally:
         child.kill()
         child.wait()

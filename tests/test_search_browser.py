@@ -22,7 +22,7 @@ from blackpoker.core.kinds import anchor
 from blackpoker.core.model import Entry, Frame, Rules
 from blackpoker.core.paths import SOURCE
 from blackpoker.sphinxext.index import read_terms
-from browsers import MARKS, module_browser
+from browsers import MARKS
 
 pytestmark = [
     *MARKS,
@@ -51,19 +51,14 @@ def served(built_rulebook: tuple[Path, Path], tmp_path_factory: pytest.TempPathF
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    yield from module_browser()
-
-
-@pytest.fixture(scope="module")
-def search(served: tuple[Path, str], chromium: Any) -> Iterator[Any]:
+def search(served: tuple[Path, str], browser: Any) -> Iterator[Any]:
     """The hits the search page lists for a query, in order. A query is typed once per module: the site does not
     change, so the tests that look up the same names (every entry's name, whole) read the same page's answer.
     The page is opened once and each query is handed to Sphinx's own ``Search.performSearch``, which the page's
     start calls with the address's ``?q=``; the first query is also opened by its address, and both must list the
     same hits (a page load per query cost a minute: the index is read again each time)."""
     _, root = served
-    page = chromium.new_page()
+    page = browser.new_page()
     # the hits' passages are fetched page by page: not needed to rank them
     page.route(re.compile(r".*\.html$"), lambda route: route.fulfill(body="") if "search.html" not in route.request.url
                else route.continue_())
@@ -137,11 +132,11 @@ def test_the_first_half_of_an_entry_s_name_finds_it(rules: Rules, search: Any) -
 
 
 def test_a_hit_s_passage_reads_the_names_without_their_readings(rules: Rules, served: tuple[Path, str],
-                                                                chromium: Any) -> None:
+                                                                browser: Any) -> None:
     """Sphinx's passage under a hit is the page's text: without bp-search.js a name's ruby reading is glued to
     it (「世代交代せだいこうたい」). If Sphinx renames or stops using Search.htmlToText, this fails."""
     change = rules.action("generation-change")
-    page = chromium.new_page()
+    page = browser.new_page()
     page.goto(served[1] + "search.html?q=" + change.name)
     page.wait_for_selector("#search-results p.context")
     passages = page.eval_on_selector_all("#search-results p.context", "els => els.map(e => e.textContent)")
@@ -151,9 +146,9 @@ def test_a_hit_s_passage_reads_the_names_without_their_readings(rules: Rules, se
     assert glued == [], glued
 
 
-def test_a_passage_is_prose_never_a_picture_s_labels(served: tuple[Path, str], chromium: Any) -> None:
+def test_a_passage_is_prose_never_a_picture_s_labels(served: tuple[Path, str], browser: Any) -> None:
     """Issue 22, item 5: the boards and figures are SVG text in the page; a hit's passage never quotes them."""
-    page = chromium.new_page()
+    page = browser.new_page()
     page.goto(served[1] + "search.html?q=手札")
     page.wait_for_selector("#search-results p.context")
     page.wait_for_timeout(1500)  # every passage fetched

@@ -6,56 +6,35 @@ whole site (the shared rulebook build), the top page leads to the tutorial and a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from blackpoker.core.loader import load_rules
-from blackpoker.core.model import Rules
 from blackpoker.core.paths import SOURCE
-from blackpoker.pipeline.tutorialpage import build_tutorial
-from browsers import MARKS, EnginePage, module_browser
-from playsite import make_site, runtime_missing, served
+from browsers import MARKS, PYODIDE_LOAD, EnginePage
+from playsite import runtime_missing, served
 from sites import BuiltSite
 
 pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=str(runtime_missing()))]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-LOAD_TIMEOUT = 120_000  # ms: Pyodide compiles its WebAssembly on the first load
+LOAD_TIMEOUT = PYODIDE_LOAD
 IDLE = "!document.body.classList.contains('busy')"
 
 
-@pytest.fixture(scope="module")
-def rules() -> Rules:
-    return load_rules()
-
-
-@pytest.fixture(scope="module")
-def site(rules: Rules, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = make_site(rules, tmp_path_factory.mktemp("site"))
-    build_tutorial(rules, root, SOURCE)
-    return root
-
-
-@pytest.fixture(scope="module")
-def base(site: Path) -> Iterator[str]:
-    with served(site) as address:
-        yield address + "play/tutorial.html"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from module_browser()
+@pytest.fixture
+def base(engine_address: str) -> str:
+    """The tutorial of the worker's engine site (tests/browsers.py), whose pages open in ``warm`` (the engine kept
+    by a first visit, restored: the first visit itself is test_play_browser.py's)."""
+    return engine_address + "play/tutorial.html"
 
 
 class Page(EnginePage):
     """The tutorial page (``window.bpTutorial``)."""
 
-    def __init__(self, browser: Any, viewport: dict[str, int], **options: Any) -> None:
-        super().__init__(browser, viewport, "bpTutorial", **options)
+    def __init__(self, where: Any, viewport: dict[str, int], **options: Any) -> None:
+        super().__init__(where, viewport, "bpTutorial", **options)
 
     def step(self) -> str:
         return str(self.page.text_content("#step-count"))
@@ -89,8 +68,8 @@ def make_the_lessons_move(p: Page) -> None:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
-def test_a_scripted_learner_completes_every_lesson_by_clicking(browser: Any, base: str, viewport: dict[str, int]) -> None:
-    p = Page(browser, viewport)
+def test_a_scripted_learner_completes_every_lesson_by_clicking(warm: Any, base: str, viewport: dict[str, int]) -> None:
+    p = Page(warm, viewport)
     pg = p.open(base)
     lessons = [lesson["id"] for lesson in pg.evaluate("window.bpTutorial.lessons()")]
     assert len(lessons) >= 8
@@ -112,11 +91,11 @@ def test_a_scripted_learner_completes_every_lesson_by_clicking(browser: Any, bas
     scroll = pg.evaluate("document.documentElement.scrollWidth")
     assert scroll <= viewport["width"], "the page does not scroll sideways"
     assert p.errors == []
-    p.context.close()
+    p.close()
 
 
-def test_a_wrong_move_shows_the_rules_refusal_and_its_section(browser: Any, base: str, site: Path) -> None:
-    p = Page(browser, DESKTOP, color_scheme="dark")
+def test_a_wrong_move_shows_the_rules_refusal_and_its_section(warm: Any, base: str) -> None:
+    p = Page(warm, DESKTOP, color_scheme="dark")
     pg = p.open(base + "#lesson=02-bulwark")
     pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
     # a summon without a charged bulwark: the engine's own refusal, with the rulebook's section
@@ -147,11 +126,11 @@ def test_a_wrong_move_shows_the_rules_refusal_and_its_section(browser: Any, base
     for english in ("soldier-summon", "bulwark-set", "undefined", "null", "Error"):
         assert english not in text, english
     assert p.errors == []
-    p.context.close()
+    p.close()
 
 
-def test_a_lesson_by_keyboard_only(browser: Any, base: str) -> None:
-    p = Page(browser, PHONE)
+def test_a_lesson_by_keyboard_only(warm: Any, base: str) -> None:
+    p = Page(warm, PHONE)
     pg = p.open(base)
 
     def tab_to(selector: str, limit: int = 400) -> None:
@@ -183,7 +162,7 @@ def test_a_lesson_by_keyboard_only(browser: Any, base: str) -> None:
                              " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT)
     assert pg.query_selector('[data-lesson-done="01-setup"]')
     assert p.errors == []
-    p.context.close()
+    p.close()
 
 
 def test_from_the_rulebook_to_a_refusal_and_back_to_its_section(browser: Any, built_site: BuiltSite) -> None:
@@ -206,7 +185,7 @@ def test_from_the_rulebook_to_a_refusal_and_back_to_its_section(browser: Any, bu
         heading = pg.evaluate("document.getElementById(location.hash.slice(1)).querySelector('h1, h2, h3, h4').textContent")
         assert heading.startswith("2.10.1") and "アクションが持つ項目" in heading
         assert p.errors == []
-        p.context.close()
+        p.close()
 
 
 ENGLISH = ("field:", "card:", "character:", "request:", "player:", "soldier-summon", "counter", "undefined", "null",
@@ -239,8 +218,8 @@ def try_a_wrong_target(pg: Any, press: str = "click") -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(browser: Any, base: str, scheme: str) -> None:
-    p = Page(browser, PHONE, color_scheme=scheme)
+def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(warm: Any, base: str, scheme: str) -> None:
+    p = Page(warm, PHONE, color_scheme=scheme)
     pg = open_at(p, base, "05-attack-block")
     assert [b.text_content() for b in pg.query_selector_all("#own [data-pick]")] == [
         "場 Aの一般兵[♠4](チャージ)", "場 Aの一般兵[♠9](チャージ)"], "the learner's soldiers, not the opponent's"
@@ -256,12 +235,12 @@ def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(browser: Any,
     assert not [word for word in ENGLISH if word in text], text
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert p.errors == []
-    p.context.close()
+    p.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(browser: Any, base: str, scheme: str) -> None:
-    p = Page(browser, PHONE, color_scheme=scheme)
+def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(warm: Any, base: str, scheme: str) -> None:
+    p = Page(warm, PHONE, color_scheme=scheme)
     pg = open_at(p, base, "07-quick-magic")
     try_a_wrong_target(pg)
     refusal = pg.text_content("#feedback [data-refusal]")
@@ -279,7 +258,7 @@ def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(browser:
     assert "よくできました" in pg.text_content("#feedback")
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert p.errors == []
-    p.context.close()
+    p.close()
 
 
 def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
@@ -304,11 +283,11 @@ def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
     assert pg.locator('[data-done-for="07-quick-magic"]').text_content() == "✓ 完了"
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert p.errors == []
-    p.context.close()
+    p.close()
 
 
-def test_a_payment_and_a_target_chosen_by_keyboard_only(browser: Any, base: str) -> None:
-    p = Page(browser, DESKTOP)
+def test_a_payment_and_a_target_chosen_by_keyboard_only(warm: Any, base: str) -> None:
+    p = Page(warm, DESKTOP)
     pg = open_at(p, base, "07-quick-magic")
 
     def press(selector: str, key: str) -> None:
@@ -329,4 +308,4 @@ def test_a_payment_and_a_target_chosen_by_keyboard_only(browser: Any, base: str)
     pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
     assert "よくできました" in pg.text_content("#feedback")
     assert p.errors == []
-    p.context.close()
+    p.close()

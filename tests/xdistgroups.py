@@ -1,5 +1,5 @@
 """``--dist loadgroup`` that works with this pytest: the tests marked ``xdist_group`` with one name run on one
-worker, so a module's build (a module-scoped fixture) or its browser is made once per run. (The run's full build,
+worker, so a module's build or another module-scoped fixture is made once per run. (The run's full build,
 ``built_site``, is shared by the workers themselves: tests/sites.py.)
 
 pytest-xdist 3.8 groups tests by a suffix it appends to each test's id in the worker (``…::test@group``), by
