@@ -98,6 +98,65 @@ def test_numref_reads_each_target_doctree_once(tmp_path: Path, monkeypatch: pyte
     assert shared <= plain - REFERENCES + 1
 
 
+NUMREF_CONF = """
+from blackpoker.sphinx_private import numref_domain, release_pickles
+numfig = True
+extensions = []
+KEPT = {}
+def _probe(app, exc):
+    KEPT["pickled"] = sorted(app.env._pickled_doctree_cache)
+    targets = app.builder.__dict__.get("_bp_numref_doctrees", {}).get("a")
+    if targets is None:
+        return
+    KEPT["nodes"] = sum(1 for node in targets.ids.values() for _ in node.findall())
+    KEPT["documents"] = sum(1 for node in targets.ids.values() for part in node.findall() if getattr(part, "_document", None))
+def setup(app):
+    if USE_DOMAIN:
+        app.add_domain(numref_domain(), override=True)
+        app.connect("env-updated", release_pickles)
+        app.connect("doctree-resolved", release_pickles)
+    app.connect("build-finished", _probe)
+"""
+
+
+def _probed_build(tmp_path: Path, builder: str, conf: str, pages: dict[str, str], page: str) -> tuple[str, dict[str, Any]]:
+    """Build ``pages`` (name → reST) with ``conf``; the HTML of ``page`` and what the conf's probe put in KEPT."""
+    src = tmp_path / "src"
+    src.mkdir(parents=True)
+    (src / "conf.py").write_text(conf, encoding="utf-8")
+    for name, text in pages.items():
+        (src / f"{name}.rst").write_text(text, encoding="utf-8")
+    with docutils_namespace():
+        app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"), builder,
+                     status=None, warning=None, freshenv=True)
+        app.build()
+        kept: dict[str, Any] = dict(app.config._raw_config["KEPT"])
+    return (tmp_path / "out" / f"{page}.html").read_text(encoding="utf-8"), kept
+
+
+def _numref_page(tmp_path: Path, use_domain: bool) -> tuple[str, dict[str, Any]]:
+    paragraphs = "\n\n".join(f"Paragraph {i} of *a*." for i in range(300))
+    return _probed_build(tmp_path, "html", f"USE_DOMAIN = {use_domain}\n" + NUMREF_CONF, {
+        "index": "Index\n=====\n\n.. toctree::\n   :numbered:\n\n   a\n   b\n",
+        "a": "A\n=\n\n.. _sec-big:\n\nBig section\n-----------\n\n" + paragraphs + "\n\n"
+             ".. _code-a:\n\n.. code-block:: text\n   :caption: Code\n\n   x = 1\n",
+        "b": "B\n=\n\nSee :numref:`sec-big`, :numref:`{number} {name} <sec-big>` and :numref:`code-a`.\n",
+    }, "b")
+
+
+def test_the_web_pages_keep_no_numref_doctree_and_no_pickle(tmp_path: Path) -> None:
+    """Issue 25, item 10: the shared target doctree was the format page whole (0.5 GB at 5,000 actions), held for
+    the rest of the web pages' build; the lookups need only each labelled node, without its children."""
+    plain, kept_plain = _numref_page(tmp_path / "plain", use_domain=False)
+    page, kept = _numref_page(tmp_path / "shared", use_domain=True)
+    assert page == plain
+    assert kept_plain["pickled"] == ["a", "b", "index"]  # Sphinx keeps every pickle it loaded (the test measures something)
+    assert kept["pickled"] == []  # release_pickles: none kept
+    assert "1.1 Big section" in page  # the numbers were resolved (the test measures something)
+    assert 0 < kept["nodes"] < 30  # the section, the code block (with its caption and text) and a's title: not 300 paragraphs
+    assert kept["documents"] == 0  # no node leads back to the doctree
+
+
 SINGLE_CONF = """
 from blackpoker import sphinx_private
 numfig = True
@@ -118,19 +177,12 @@ def setup(app):
 
 
 def _single_page(tmp_path: Path, release: bool) -> tuple[str, dict[str, Any]]:
-    src = tmp_path / "src"
-    src.mkdir(parents=True)
-    (src / "conf.py").write_text(f"RELEASE = {release}\n" + SINGLE_CONF, encoding="utf-8")
-    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   a\n   b\n", encoding="utf-8")
-    (src / "a.rst").write_text("A\n=\n\n.. _fig-a:\n\n.. figure:: missing.png\n\n   Caption\n\n"
-                               + "\n\n".join(f"Paragraph {i} of *a*." for i in range(50)) + "\n", encoding="utf-8")
-    (src / "b.rst").write_text("B\n=\n\nSee :numref:`fig-a` and :ref:`fig-a`.\n", encoding="utf-8")
-    with docutils_namespace():
-        app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"), "singlehtml",
-                     status=None, warning=None, freshenv=True)
-        app.build()
-        kept: dict[str, Any] = dict(app.config._raw_config["KEPT"])
-    return (tmp_path / "out" / "index.html").read_text(encoding="utf-8"), kept
+    return _probed_build(tmp_path, "singlehtml", f"RELEASE = {release}\n" + SINGLE_CONF, {
+        "index": "Index\n=====\n\n.. toctree::\n\n   a\n   b\n",
+        "a": "A\n=\n\n.. _fig-a:\n\n.. figure:: missing.png\n\n   Caption\n\n"
+             + "\n\n".join(f"Paragraph {i} of *a*." for i in range(50)) + "\n",
+        "b": "B\n=\n\nSee :numref:`fig-a` and :ref:`fig-a`.\n",
+    }, "index")
 
 
 def test_the_single_page_keeps_no_document_twice_and_is_the_same_page(tmp_path: Path) -> None:
