@@ -8,8 +8,8 @@
   time buried it in noise).
 
 Run with ``make bench`` (after the other figures) or alone: ``.venv/bin/python scripts/bench_scale.py
-[--actions 50,500] [--sizes 100,300,1024] [--only scale|layout]``. Builds go to a temporary folder; build/ is
-untouched.
+[--actions 50,500] [--sizes 100,300,1024] [--only scale|layout] [--keep DIR]``. Builds go to a temporary folder
+(with ``--keep``, to DIR/<count>/, kept); build/ is untouched.
 """
 
 from __future__ import annotations
@@ -71,6 +71,19 @@ def _tree_rss(root: int) -> dict[str, int]:
     return {name: rss.get(pid, 0) for pid, name in names.items()}
 
 
+def _kind(name: str) -> str:
+    """"build", "worker" or "child" (a worker's child: a Sphinx build)."""
+    return name.split(" ")[0]
+
+
+def _each(highs: dict[str, int]) -> str:
+    """The highest resident memory any process of each kind reached, at whatever time (GB)."""
+    kinds: dict[str, int] = {}
+    for name, size in highs.items():
+        kinds[_kind(name)] = max(kinds.get(_kind(name), 0), size)
+    return ", ".join(f"{kind} {kinds[kind] / 2**30:.2f}" for kind in ("build", "worker", "child") if kind in kinds)
+
+
 def _held(by: dict[str, int]) -> str:
     """Who holds the memory at the peak: the larger processes, largest first."""
     big = sorted(((size, name) for name, size in by.items() if size >= 50 * 2**20), reverse=True)
@@ -86,6 +99,7 @@ class Measure:
     cpu: float
     peak: int
     held: str = ""  # who held the peak (see _held)
+    each: str = ""  # each kind of process's own peak (see _each)
 
 
 def _children_cpu() -> float:
@@ -99,6 +113,7 @@ def measured(args: list[str]) -> Measure:
     start, cpu_start = time.perf_counter(), _children_cpu()
     process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak, held = 0, ""
+    highs: dict[str, int] = {}  # each process's own peak
     done = threading.Event()
 
     def sample() -> None:
@@ -107,6 +122,8 @@ def measured(args: list[str]) -> Measure:
             by = _tree_rss(process.pid)
             if sum(by.values()) > peak:
                 peak, held = sum(by.values()), _held(by)
+            for name, size in by.items():
+                highs[name] = max(highs.get(name, 0), size)
             done.wait(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -119,8 +136,8 @@ def measured(args: list[str]) -> Measure:
         lines = err.strip().splitlines()
         failed = next((i for i, line in enumerate(lines) if "the build failed" in line), len(lines) - 1)
         print(f"  failed after {elapsed:.0f} s (exit {process.returncode}):", *lines[failed:], sep="\n    ")
-        return Measure(float("nan"), float("nan"), peak, held)
-    return Measure(elapsed, cpu, peak, held)
+        return Measure(float("nan"), float("nan"), peak, held, _each(highs))
+    return Measure(elapsed, cpu, peak, held, _each(highs))
 
 
 def scale_definitions(target: Path, actions: int) -> None:
@@ -139,19 +156,22 @@ def _load() -> str:
     return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def scale(counts: list[int]) -> None:
+def scale(counts: list[int], keep: Path | None = None) -> None:
     print(f"scale (cold builds, simulated: false; {_load()})")
     print("                 wall s  per action  cpu s  cpu per action  peak memory")
     per_action: dict[int, Measure] = {}
     for count in counts:
         with tempfile.TemporaryDirectory(prefix="bp-bench-scale-") as tmp:
-            defs = Path(tmp) / "definitions"
+            folder = Path(tmp) if keep is None else keep / str(count)
+            defs = folder / "definitions"
+            shutil.rmtree(folder, ignore_errors=True)
             scale_definitions(defs, count)
-            m = measured([*BLACKPOKER, "build", "--definitions", str(defs), "--out", str(Path(tmp) / "site")])
+            m = measured([*BLACKPOKER, "build", "--definitions", str(defs), "--out", str(folder / "site")])
         per_action[count] = Measure(m.seconds / count, m.cpu / count, m.peak)
         print(f"{count:>5} actions  {m.seconds:9.1f}  {m.seconds / count:10.3f}  {m.cpu:6.1f}  {m.cpu / count:14.3f}  "
               f"{m.peak / 2**30:6.2f} GB {'yes' if m.peak < 2 * 2**30 else 'NO'}  ({_load()})", flush=True)
         print(f"               at the peak (GB): {m.held}", flush=True)
+        print(f"               each kind's own peak (GB): {m.each}", flush=True)
     if 500 in per_action and 5000 in per_action:
         wall = per_action[5000].seconds / per_action[500].seconds
         cpu = per_action[5000].cpu / per_action[500].cpu
@@ -170,9 +190,10 @@ def main() -> None:
     parser.add_argument("--actions", default="50,500,5000", help="action counts (comma list)")
     parser.add_argument("--sizes", default="100,300,1024", help="flavour text sizes in KB (comma list)")
     parser.add_argument("--only", choices=("scale", "layout"))
+    parser.add_argument("--keep", type=Path, help="build into KEEP/<count>/ and keep it (to look at the outputs)")
     options = parser.parse_args()
     if options.only != "layout":
-        scale([int(n) for n in options.actions.split(",")])
+        scale([int(n) for n in options.actions.split(",")], options.keep)
     if options.only != "scale":
         layout(options.sizes)
 

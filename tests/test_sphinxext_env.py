@@ -82,6 +82,29 @@ def test_numref_reads_each_target_doctree_once(tmp_path: Path, make_app: Callabl
     assert shared <= plain - references + 1
 
 
+def _kept_by_numref(folder: Path, make_app: Callable[..., SphinxTestApp], release: bool) -> tuple[str, dict[str, Any]]:
+    """Page b of the root tests/roots/test-numrefkept, and what the build held at its end."""
+    app = make_app("html", srcdir=root_copy("numrefkept", folder), freshenv=True,
+                   confoverrides={"bp_test_release": release})
+    app.build()
+    kept: dict[str, Any] = dict(app.config._raw_config["KEPT"])
+    app.cleanup()
+    return (app.outdir / "b.html").read_text(encoding="utf-8"), kept
+
+
+def test_the_web_pages_keep_no_numref_doctree_and_no_pickle(tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> None:
+    """Issue 25, item 10: the shared target doctree was the format page whole (0.5 GB at 5,000 actions), held for
+    the rest of the web pages' build; the lookups need only each labelled node, without its children."""
+    plain, kept_plain = _kept_by_numref(tmp_path / "plain", make_app, release=False)
+    page, kept = _kept_by_numref(tmp_path / "shared", make_app, release=True)
+    assert page == plain
+    assert kept_plain["pickled"] == ["a", "b", "index"]  # Sphinx keeps every pickle it loaded (the test measures something)
+    assert kept["pickled"] == []  # release_pickles: none kept
+    assert "1.1 Big section" in page  # the numbers were resolved (the test measures something)
+    assert 0 < kept["nodes"] < 30  # the section, the code block (with its caption and text) and a's title: not 300 paragraphs
+    assert kept["documents"] == 0  # no node leads back to the doctree
+
+
 def _single_page(folder: Path, make_app: Callable[..., SphinxTestApp], release: bool) -> tuple[str, dict[str, Any]]:
     """The single page of the root tests/roots/test-singlepage, and what the build held at its end."""
     app = make_app("singlehtml", srcdir=root_copy("singlepage", folder), freshenv=True,

@@ -10,7 +10,9 @@ holds a canary for each part, which fails with a message naming it when Sphinx c
 * ``{numref}``: Sphinx resolves each one by loading its target's whole doctree (``env.get_doctree``, unpickled
   anew for every reference). The rulebook has some forty, mostly into its biggest pages, and the single page
   resolves them all at once: that was a quarter of an edit's Sphinx time. The domain of :func:`numref_domain`
-  reads each target doctree once per builder run and shares it between the numref lookups, which only read it.
+  reads each target doctree once per builder run and keeps of it only what a lookup reads: each labelled
+  node's class and attributes, without its children (:func:`numref_targets`). Keeping the whole doctree held
+  the format page (0.5 GB at 5,000 actions) for the rest of the web pages' build, beside the copy being written.
 * The environment's bookkeeping that the extension's content-keyed incremental builds read: which documents were
   read and when (``all_docs``), each one's dependencies, and what one page shows of the others (titles, contents,
   numbers, labels); and the extension's own records kept on the environment (pickled with it).
@@ -19,7 +21,8 @@ holds a canary for each part, which fails with a message naming it when Sphinx c
   ``env._pickled_doctree_cache``: every pickle loaded). The single page assembles its own copy of every document,
   so at scale (thousands of entries) those caches doubled its memory: :func:`release_read_doctrees` and
   :func:`release_assembled_sources` drop them when the single page no longer needs them; and it copies every
-  document it loads to assemble the page, which :func:`assemble_without_copies` spares.
+  document it loads to assemble the page, which :func:`assemble_without_copies` spares. The web pages load each
+  pickle to write its page: :func:`release_pickles` keeps none of them.
 * ``_static/translations.js``: Sphinx copies its catalogue for the page scripts as
   ``Documentation.addTranslations({...});``; the messages its Japanese catalogue leaves empty are filled in.
 * The message catalogue: compiled with Babel, which Sphinx itself uses for its catalogues.
@@ -96,12 +99,12 @@ def numref_domain() -> type[StandardDomain]:
                          node: Any, contnode: nodes.Element) -> nodes.reference | None:
             if typ != "numref":
                 return super().resolve_xref(env, fromdocname, builder, typ, target, node, contnode)
-            shared: dict[str, nodes.document] = builder.__dict__.setdefault("_bp_numref_doctrees", {})
+            shared: dict[str, Any] = builder.__dict__.setdefault("_bp_numref_doctrees", {})
             read = env.get_doctree
 
-            def get_doctree(docname: str) -> nodes.document:
+            def get_doctree(docname: str) -> Any:
                 if docname not in shared:
-                    shared[docname] = read(docname)
+                    shared[docname] = numref_targets(read(docname), self)
                 return shared[docname]
 
             env.get_doctree = get_doctree  # type: ignore[method-assign]  # for this lookup only: an instance attribute shadows the method
@@ -111,6 +114,26 @@ def numref_domain() -> type[StandardDomain]:
                 del env.get_doctree
 
     return NumrefStandardDomain
+
+
+class NumrefTargets:
+    """What a ``{numref}`` lookup reads of its target's doctree (``.ids``: label id → node)."""
+
+    def __init__(self, ids: dict[str, nodes.Element]) -> None:
+        self.ids = ids
+
+
+def numref_targets(doctree: nodes.document, domain: StandardDomain) -> NumrefTargets:
+    """The labelled nodes of ``doctree`` as a lookup reads them: for its type (``get_enumerable_node_type``)
+    and its number (``get_fignumber``: the node's ids). A node is kept without its children and its document,
+    so the doctree can go; a code block's container keeps them (its type is read from its children)."""
+    kept: dict[str, nodes.Element] = {}
+    for ident, node in doctree.ids.items():
+        light = node.deepcopy() if domain.get_enumerable_node_type(node) == "code-block" else node.copy()
+        for part in light.findall():
+            part.document = None  # type: ignore[assignment]  # a copy shares the document, which would keep it whole
+        kept[ident] = light
+    return NumrefTargets(kept)
 
 
 # --- the environment's bookkeeping ---------------------------------------------------------------------
@@ -166,6 +189,14 @@ def release_read_doctrees(app: Sphinx, *_: Any) -> None:
     figures (which loads every document once more) and assembles the page."""
     if app.builder.name == "singlehtml":
         app.env._write_doc_doctree_cache.clear()
+
+
+def release_pickles(app: Sphinx, *_: Any) -> None:
+    """``env-updated`` and ``doctree-resolved`` (the web pages only): Sphinx keeps the bytes of every doctree it
+    loads (``_pickled_doctree_cache``) for the whole build, though each page is loaded to be written once; the
+    index entries and figure numbers load them all first. Read again from their files, should one be needed."""
+    if app.builder.name == "html":
+        app.env._pickled_doctree_cache.clear()
 
 
 def assemble_without_copies(app: Sphinx, *_: Any) -> None:

@@ -32,6 +32,7 @@ from blackpoker.sphinx_private import (
     kept_or_none,
     numref_domain,
     release_assembled_sources,
+    release_pickles,
     release_read_doctrees,
     restore_index_entries,
     shared_state,
@@ -224,6 +225,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", index.add_term_entries)
     app.connect("env-updated", restore_index_entries)
     app.connect("env-updated", release_read_doctrees)
+    app.connect("env-updated", release_pickles)
+    app.connect("doctree-resolved", release_pickles)
     app.connect("write-started", assemble_without_copies)
     app.connect("doctree-resolved", release_assembled_sources)
     app.connect("env-purge-doc", _purge_doc)
