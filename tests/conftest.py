@@ -15,7 +15,7 @@ from sites import BuiltSite, rulebook_of, shared_site
 
 # Sphinx's test fixtures and the directive tests' roots (tests/roots/); the browser tests' Chromium, engine site
 # and warm context, one per worker (tests/browsers.py)
-pytest_plugins = ("sphinxroots", "browsers")
+pytest_plugins = ("sphinxroots", "browsers", "cpuusage")
 
 # The property and fuzz tests have fixed budgets (max_examples); in CI they also draw the same examples on every
 # run, so a red CI is a change of the code, not of luck. Locally each run explores new inputs.

@@ -1,0 +1,87 @@
+"""Where the suite's CPU goes: ``pytest --cpu-report N`` lists the N tests (and the N files) that took the most
+processor time, setup and teardown included, counting every process the test ran: the worker, the build's pool,
+Chromium, a command's child process.
+
+On two cores the whole suite's CPU time halved is the least wall time it can take, so this (not ``--durations``,
+which counts waiting too) is what tells which tests to make cheaper. A test's time is that of the worker's process
+tree between two points: each live process's own time, plus what every process has reaped. A per-worker fixture
+(Chromium, a shared build) is charged to the first test that asks for it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Generator
+
+import psutil
+import pytest
+
+KEY = "cpu"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--cpu-report", type=int, default=0, metavar="N",
+                     help="list the N tests and files that took the most CPU time (their child processes included)")
+
+
+def _tree_cpu() -> float:
+    """User + system seconds of this process, the children it reaped, and every live descendant and what each reaped."""
+    total = 0.0
+    me = psutil.Process(os.getpid())
+    for process in (me, *me.children(recursive=True)):
+        try:
+            times = process.cpu_times()
+        except psutil.Error:  # ended between the listing and the reading: its parent's reaped time will hold it
+            continue
+        total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
+def _measured(item: pytest.Item) -> Generator[None, None, None]:
+    if not item.config.getoption("--cpu-report"):
+        yield
+        return
+    before = _tree_cpu()
+    yield
+    item.user_properties.append((KEY, _tree_cpu() - before))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    yield from _measured(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    yield from _measured(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    yield from _measured(item)
+
+
+_SPENT: defaultdict[str, float] = defaultdict(float)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """On the controller (or a run without workers): each phase's report carries what was measured so far."""
+    if report.when == "teardown":
+        _SPENT[report.nodeid] = sum(value for key, value in report.user_properties if key == KEY)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    count = config.getoption("--cpu-report")
+    if not count or not _SPENT:
+        return
+    files: defaultdict[str, float] = defaultdict(float)
+    for nodeid, seconds in _SPENT.items():
+        files[nodeid.split("::", 1)[0]] += seconds
+    write = terminalreporter.write_line
+    terminalreporter.section(f"most CPU: {count} tests, {count} files (of {sum(_SPENT.values()):.1f} s measured)")
+    for nodeid, seconds in sorted(_SPENT.items(), key=lambda kv: -kv[1])[:count]:
+        write(f"{seconds:8.2f}s {nodeid}")
+    write("")
+    for path, seconds in sorted(files.items(), key=lambda kv: -kv[1])[:count]:
+        write(f"{seconds:8.2f}s {path}")
