@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from collections.abc import Generator
+from pathlib import Path
 
-import psutil
 import pytest
 
 KEY = "cpu"
@@ -25,16 +25,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="list the N tests and files that took the most CPU time (their child processes included)")
 
 
+def _stats() -> dict[int, tuple[int, float]]:
+    """Every process's parent and its user + system time with that of the children it reaped (Linux's /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after the command's name, which may hold spaces
+        except OSError:  # ended while listed: its parent's reaped time holds it
+            continue
+        found[int(stat.parent.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / ticks)
+    return found
+
+
 def _tree_cpu() -> float:
     """User + system seconds of this process, the children it reaped, and every live descendant and what each reaped."""
-    total = 0.0
-    me = psutil.Process(os.getpid())
-    for process in (me, *me.children(recursive=True)):
-        try:
-            times = process.cpu_times()
-        except psutil.Error:  # ended between the listing and the reading: its parent's reaped time will hold it
-            continue
-        total += times.user + times.system + times.children_user + times.children_system
+    stats = _stats()
+    children: defaultdict[int, list[int]] = defaultdict(list)
+    for pid, (parent, _) in stats.items():
+        children[parent].append(pid)
+    total, todo = 0.0, [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        total += stats[pid][1] if pid in stats else 0.0
+        todo.extend(children[pid])
     return total
 
 
@@ -68,7 +82,8 @@ _SPENT: defaultdict[str, float] = defaultdict(float)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """On the controller (or a run without workers): each phase's report carries what was measured so far."""
     if report.when == "teardown":
-        _SPENT[report.nodeid] = sum(value for key, value in report.user_properties if key == KEY)
+        spent = [value for key, value in report.user_properties if key == KEY and isinstance(value, float)]
+        _SPENT[report.nodeid] = sum(spent, 0.0)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
