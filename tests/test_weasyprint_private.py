@@ -115,3 +115,42 @@ def test_parts_look_exactly_as_with_weasyprints_own_parsing(tmp_path: Path, extr
         own = render_part(html, base)[0]
         monkeypatch.undo()
     assert shared[0] == shared[1] == own
+
+
+def test_the_html_parser_still_looks_its_patterns_up_the_way_we_fill_them() -> None:
+    """tinyhtml5's ``chars_until`` looks its module-level cache up by ``(characters, opposite)``; a release that
+    renames the cache or keys it otherwise makes :func:`keep_html_patterns` useless and fails here."""
+    from tinyhtml5 import inputstream  # type: ignore[import-untyped]
+
+    source = inspect.getsource(inputstream.HTMLUnicodeInputStream.chars_until)
+    assert "characters_until_regex[(characters, opposite)]" in source, "tinyhtml5 keys its patterns otherwise"
+    assert isinstance(inputstream.characters_until_regex, dict)
+
+
+def test_the_html_parser_compiles_each_pattern_once_and_parses_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    import tinyhtml5  # type: ignore[import-untyped]
+    from tinyhtml5 import inputstream
+    from xml.etree import ElementTree
+
+    html = ("<!doctype html><html><head><style>p { color: red }</style></head><body>"
+            + "".join(f'<p class="c{n}" data-n="{n}">本文 {n} &amp; &lt;b&gt;<!-- {n} --><br></p>\n' for n in range(300))
+            + "<script>if (a < b) {}</script><textarea>x &amp; y</textarea></body></html>")
+    monkeypatch.setattr(inputstream, "characters_until_regex", {})
+    compiled: list[str] = []
+    real_compile = re.compile
+
+    def counting(pattern: str, *args: Any) -> Any:
+        compiled.append(pattern)
+        return real_compile(pattern, *args)
+
+    monkeypatch.setattr(inputstream.re, "compile", counting)
+    theirs = ElementTree.tostring(tinyhtml5.parse(html))
+    assert len(compiled) > 300, "tinyhtml5 now keeps its patterns: keep_html_patterns can go"
+    compiled.clear()
+    weasyprint_private.keep_html_patterns()
+    ours = ElementTree.tostring(tinyhtml5.parse(html))
+    assert ours == theirs
+    assert 0 < len(compiled) == len(set(compiled)) <= 10
+    assert all(isinstance(key[0], (str, tuple, frozenset)) for key in inputstream.characters_until_regex)

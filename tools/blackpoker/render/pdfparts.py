@@ -279,15 +279,16 @@ def render_part(html: str, base_url: str, *, pieces: bool = False) -> tuple[byte
 def layout(html: str, base_url: str) -> Document:
     """Lay out without writing; WeasyPrint reads only what :func:`local_fetcher` allows, and no text longer than a
     run (textruns.py: its time per line grows with a text's length); each stylesheet is parsed once per process
-    (weasyprint_private.py). A caller that goes on to write the document
+    and the HTML parser's patterns compiled once (weasyprint_private.py). A caller that goes on to write the document
     (``write_pdf``) holds :data:`ENGINE_LOCK` around both."""
     quiet_weasyprint()
     from weasyprint import HTML
 
     from blackpoker.render.textruns import bounded_text
-    from blackpoker.render.weasyprint_private import share_stylesheets
+    from blackpoker.render.weasyprint_private import keep_html_patterns, share_stylesheets
 
     share_stylesheets()  # each stylesheet parsed once per process, not once per part
+    keep_html_patterns()  # the HTML parser's patterns compiled once, not once per call
 
     with ENGINE_LOCK:
         return HTML(string=bounded_text(html), base_url=base_url, url_fetcher=local_fetcher(base_url)).render(
