@@ -56,3 +56,17 @@ def test_the_build_preloads_every_module_its_steps_run_lazily_too() -> None:
             "blackpoker.render.actionlist.pdf", "blackpoker.infra.jobs"} <= set(names)
     for name in names:  # each a module the interpreter can import by that name
         assert importlib.util.find_spec(name) is not None, name
+
+
+def test_the_pdf_libraries_are_preloaded_only_for_steps_that_lay_out_pdfs() -> None:
+    """WeasyPrint and pypdf are imported once before the fork when a pending step lays out PDF parts (each worker
+    would import them otherwise), and not for steps that do not (a rebuild of the export alone)."""
+    from blackpoker.pipeline.build import PDF_LIBRARIES, preloaded
+
+    by_name = {step.name: step for step in STEPS}
+    with_pdfs = preloaded(list(by_name["actionlists"].code))
+    assert set(PDF_LIBRARIES) <= set(with_pdfs)
+    assert with_pdfs.index("weasyprint") > with_pdfs.index("blackpoker.render.pdfparts")
+    assert not set(PDF_LIBRARIES) & set(preloaded(list(by_name["export"].code)))
+    for name in PDF_LIBRARIES:
+        assert importlib.util.find_spec(name) is not None, name

@@ -163,12 +163,12 @@ def process_pool(workers: int, preload: Iterable[str] = ()) -> ProcessPoolExecut
     The workers die with this process, however it ends (even by SIGKILL), and leave Ctrl+C to it. The modules
     ``preload`` names are imported here first, so the workers run them as they are now: a worker imports a job's
     module when its first job arrives, and one edited meanwhile that no longer imports ends the worker (an
-    exception while a call is read kills it: ``BrokenProcessPool``). One that does not import here is left to the
-    worker, as before."""
+    exception while a call is read kills it: ``BrokenProcessPool``). One that does not import here (a module
+    with an error, a library with a missing system library) is left to the worker, which reports it as before."""
     for module in preload:
         try:
             importlib.import_module(module)
-        except ImportError:
+        except (ImportError, OSError):  # OSError: a library WeasyPrint loads is missing; the worker reports it
             pass
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     before = set(multiprocessing.active_children())
