@@ -30,6 +30,7 @@ def _steps_running(relative: str) -> set[str]:
     ("sim/scenario/lesson.py", {"scenarios", "rulebook", "play", "tutorial"}),
     ("render/board.py", {"rulebook", "play", "tutorial"}),  # the same board renderer for the examples, play, tutorial
     ("render/actionlist/html.py", {"actionlists"}),
+    ("render/pdfpages.py", {"actionlists", "rulebook"}),  # their summaries count their PDFs' pages
     ("render/book.py", {"rulebook"}),  # imported inside a function only
     ("sphinxext/examples.py", {"rulebook"}),  # imported by name: from blackpoker.sphinxext import examples
 ])

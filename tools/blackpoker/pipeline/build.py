@@ -218,24 +218,26 @@ def _scenarios(definitions: Path, staging: Path) -> tuple[list[Path], str]:
 
 
 def _pdf_pages(files: list[Path]) -> str:
-    from pypdf import PdfReader
+    from blackpoker.render.pdfpages import page_count
     pdfs = [f for f in files if f.suffix == ".pdf"]
-    pages = sum(len(PdfReader(f).pages) for f in pdfs)
+    pages = sum(page_count(f) for f in pdfs)
     return f"{len(pdfs)} PDFs, {pages} pages" if pdfs else ""
 
 
 LOADING = ("blackpoker.core.loader", "blackpoker.infra.fsutil", "blackpoker.infra.cache")
+PDF_PAGES = "blackpoker.render.pdfpages"  # counts the pages of the steps that write PDFs (their summary: _pdf_pages)
 STEPS: tuple[Step, ...] = (
     Step("export", "JSON export", _export, code=(*LOADING, "blackpoker.core.export")),
     Step("scenarios", "verified scenarios", _scenarios, ("scenarios",), code=(*LOADING, "blackpoker.sim.scenario"),
          prose=False),
     Step("actionlists", "action lists (HTML + PDF)", inputs=("templates/actionlist", *HELP_SOURCES),
-         code=(*LOADING, "blackpoker.render.actionlist.html", "blackpoker.render.actionlist.pdf"),
+         code=(*LOADING, "blackpoker.render.actionlist.html", "blackpoker.render.actionlist.pdf", PDF_PAGES),
          pipeline=_actionlists),
     # its single page heads the longest chain of work
     # (the site's icon and logo is the action lists' mark: conf.py names it)
     Step("rulebook", "rulebook (HTML + PDF + booklet)", inputs=("source", "scenarios", "templates/actionlist/static/bp-mark.svg"),
-         code=(*LOADING, "blackpoker.pipeline.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths"),
+         code=(*LOADING, "blackpoker.pipeline.rulebook", "blackpoker.sphinxext", "blackpoker.render.officialpaths",
+               PDF_PAGES),
          pipeline=_rulebook, lead=True),
     # the runtime's files are keyed by the lock (version and integrity hash), which `blackpoker fetch-pyodide` checks
     Step("play", "play page (Pyodide)", _play, ("templates/play", "templates/shared", "scenarios"),
