@@ -100,7 +100,7 @@ class Scheduler:
                 self._running += 1
                 self._running_jobs.add(outer)
             try:
-                inner = self.pool.submit(fn, *args)
+                inner = self.pool.submit(trimmed, fn, *args)
             except BaseException as exc:
                 with self._lock:
                     self._running -= 1
@@ -141,6 +141,35 @@ class Scheduler:
             self._queue.clear()
         for outer in waiting:
             _settle(outer, reason)
+
+
+def trimmed(fn: Callable[..., Any], /, *args: Any) -> Any:
+    """``fn(*args)``, then the memory it freed given back to the system (glibc's ``malloc_trim``).
+
+    glibc gives back freed memory only from the top of its heap: a worker whose job freed hundreds of MB below one
+    block still in use (a kept stylesheet, a cached font) keeps them all for its life, and the build's peak is the
+    sum of its workers' highs. Trimming after each job costs a few milliseconds; elsewhere than glibc it does
+    nothing."""
+    try:
+        return fn(*args)
+    finally:
+        _malloc_trim()
+
+
+@functools.cache
+def _trimmer() -> Callable[[int], int] | None:
+    import ctypes
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return None
+    return trim
+
+
+def _malloc_trim() -> None:
+    trim = _trimmer()
+    if trim is not None:
+        trim(0)
 
 
 def _settle(future: Future[Any], exc: BaseException) -> None:
