@@ -77,10 +77,19 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
 
 
 _SPENT: defaultdict[str, float] = defaultdict(float)
+_WALL: defaultdict[str, float] = defaultdict(float)  # each test's wall time, setup and teardown included
+_SPAN: dict[str, tuple[float, float]] = {}  # per worker: its first test's start, its last test's end
+_BUSY: defaultdict[str, float] = defaultdict(float)  # per worker: the wall time its tests took
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """On the controller (or a run without workers): each phase's report carries what was measured so far."""
+    _WALL[report.nodeid] += report.duration
+    node = getattr(report, "node", None)
+    worker = str(getattr(getattr(node, "gateway", None), "id", "main"))
+    first, last = _SPAN.get(worker, (report.start, report.stop))
+    _SPAN[worker] = (min(first, report.start), max(last, report.stop))
+    _BUSY[worker] += report.duration
     if report.when == "teardown":
         spent = [value for key, value in report.user_properties if key == KEY and isinstance(value, float)]
         _SPENT[report.nodeid] = sum(spent, 0.0)
@@ -98,5 +107,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     for nodeid, seconds in sorted(_SPENT.items(), key=lambda kv: -kv[1])[:count]:
         write(f"{seconds:8.2f}s {nodeid}")
     write("")
+    walls: defaultdict[str, float] = defaultdict(float)
+    for nodeid, seconds in _WALL.items():
+        walls[nodeid.split("::", 1)[0]] += seconds
     for path, seconds in sorted(files.items(), key=lambda kv: -kv[1])[:count]:
-        write(f"{seconds:8.2f}s {path}")
+        write(f"{seconds:8.2f}s {path} (wall {walls[path]:.1f} s)")
+    write("")  # a worker's span less its tests' wall time: when it ran none (waiting for work, or between tests)
+    for worker, (first, last) in sorted(_SPAN.items()):
+        write(f"{worker}: {last - first:.1f} s from its first test's start to its last's end, "
+              f"{_BUSY[worker]:.1f} s in its tests")

@@ -206,6 +206,14 @@ def test_undo_save_load_link_and_the_command_line(warm: Any, base: str, rules: R
     q.close()
 
 
+IN_MOVES = "document.getElementById('moves').contains(document.activeElement)"
+# the focused element: its tag, the move it plays (a move's button), whether it is a card's or an action's closed
+# summary (Enter opens it), whether it lies in a card
+FOCUSED = ("(e => [e.tagName, e.dataset.move ?? null, e.tagName === 'SUMMARY' && !e.parentElement.open && "
+           "e.parentElement.matches('details.key-group, details.action'), !!e.closest('details.key-group')])"
+           "(document.activeElement)")
+
+
 def test_keyboard_only(warm: Any, base: str) -> None:
     p = Page(warm, PHONE)
     pg = p.open(base)
@@ -215,26 +223,34 @@ def test_keyboard_only(warm: Any, base: str) -> None:
     assert pg.evaluate("document.activeElement.id") == "start"
     pg.keyboard.press("Enter")
     pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
-    made = 0
-    for _ in range(40):
+    made = from_cards = 0
+    for turn in range(40):
         if pg.query_selector("[data-game-over]"):
             break
-        pg.focus("#moves")
-        # tab to the first offered move, opening a card or action on the way with Enter (a big hand opens many:
-        # the budget is generous, and Enter is pressed only on a move, never on a link that would leave the page)
-        for _ in range(600):
-            pg.keyboard.press("Tab")
-            tag = pg.evaluate("[document.activeElement.tagName, document.activeElement.dataset.move ?? null, "
-                              "document.activeElement.parentElement.open ?? null]")
-            if tag[0] == "BUTTON" and tag[1] is not None:
+        # after a move the page puts the focus on the first offered move or card (focusMoves); at the start, or
+        # when the computer's answer replaced it, a keyboard user tabs into the moves
+        for _ in range(60):
+            if pg.evaluate(IN_MOVES):
                 break
-            if tag[0] == "SUMMARY" and not tag[2]:
+            pg.keyboard.press("Tab")
+        assert pg.evaluate(IN_MOVES), "Tab never reaches the offered moves"
+        # every other turn a move from a card (and its action) opened with Enter, else the first move offered;
+        # Enter is pressed only on a move or a closed card or action, never on a link that would leave the page
+        into_cards = turn % 2 == 0 and pg.evaluate("document.querySelectorAll('#moves details.key-group').length") > 0
+        for _ in range(300):
+            tag, move, closed_card, in_card = pg.evaluate(FOCUSED)
+            if tag == "BUTTON" and move is not None and (in_card or not into_cards):
+                break
+            if closed_card:
                 pg.keyboard.press("Enter")
-        assert tag[0] == "BUTTON" and tag[1] is not None, f"no offered move reached by Tab (last: {tag})"
+            pg.keyboard.press("Tab")
+        assert tag == "BUTTON" and move is not None, f"no offered move reached by Tab (last: {tag})"
         pg.keyboard.press("Enter")
         pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
         made += 1
+        from_cards += in_card
     assert made >= 10
+    assert from_cards >= 3, from_cards  # moves reached by opening a card with Enter
     assert p.ask({"command": "record"})["record"]["decisions"]
     assert not p.errors, p.errors
     p.close()

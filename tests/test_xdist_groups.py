@@ -60,6 +60,7 @@ def _workers(tmp_path: Path, ours: bool) -> dict[str, set[str]]:
     env = {**os.environ, "RAN": str(ran), "PYTHONPATH": str(Path(__file__).parent)}
     env.pop("PYTEST_XDIST_WORKER", None)  # this test may itself run in a worker
     env.pop("BLACKPOKER_TEST_GROUPS", None)
+    env.pop("PYTEST_ADDOPTS", None)  # the outer run's options (--cpu-report) are not the inner suite's
     done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q", "-p",
                            "no:cacheprovider", "-p", "no:randomly", "--rootdir", str(suite), str(suite)],
                           cwd=suite, env=env, capture_output=True, text=True, timeout=120, check=False)
