@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import NameObject, NumberObject
+from pypdf.generic import DictionaryObject, NameObject, NumberObject
 
 from blackpoker.render.pdfpages import page_count
 
@@ -40,6 +40,7 @@ def test_a_root_without_a_count_is_counted_the_long_way(tmp_path: Path) -> None:
     for _ in range(3):
         writer.add_blank_page(width=100, height=100)
     pages = writer.root_object["/Pages"].get_object()
+    assert isinstance(pages, DictionaryObject)
     pages[NameObject("/Count")] = NumberObject(-1)
     writer.write(tmp_path / "odd.pdf")
     assert page_count(tmp_path / "odd.pdf") == 3

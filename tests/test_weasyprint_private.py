@@ -129,10 +129,10 @@ def test_the_html_parser_still_looks_its_patterns_up_the_way_we_fill_them() -> N
 
 def test_the_html_parser_compiles_each_pattern_once_and_parses_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     import re
-
-    import tinyhtml5  # type: ignore[import-untyped]
-    from tinyhtml5 import inputstream
     from xml.etree import ElementTree
+
+    import tinyhtml5
+    from tinyhtml5 import inputstream
 
     html = ("<!doctype html><html><head><style>p { color: red }</style></head><body>"
             + "".join(f'<p class="c{n}" data-n="{n}">本文 {n} &amp; &lt;b&gt;<!-- {n} --><br></p>\n' for n in range(300))

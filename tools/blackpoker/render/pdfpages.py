@@ -14,11 +14,12 @@ from pathlib import Path
 def page_count(path: Path) -> int:
     """The number of pages of the PDF at ``path``."""
     from pypdf import PdfReader
-    from pypdf.generic import NumberObject
+    from pypdf.generic import DictionaryObject, NumberObject
 
     with path.open("rb") as stream:
         reader = PdfReader(stream)
-        count = reader.root_object["/Pages"].get_object().get("/Count")
+        tree = reader.root_object["/Pages"].get_object()
+        count = tree.get("/Count") if isinstance(tree, DictionaryObject) else None
         if isinstance(count, NumberObject) and int(count) >= 0:
             return int(count)
         return len(reader.pages)
