@@ -207,8 +207,11 @@ def main() -> None:
     options = parser.parse_args()
     sizes = sorted(int(n) for n in options.sizes.split(","))
     print(f"long flavour text: the layout work it adds (in process, processor seconds; {_load()})", flush=True)
-    report(measure(sizes, options.repeat), sizes)
+    ok = report(measure(sizes, options.repeat), sizes)
     print(f"({_load()})")
+    if not ok:
+        print("bench_layout: a ratio is above its target (the lines marked NO)", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

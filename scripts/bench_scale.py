@@ -9,7 +9,8 @@
 
 Run with ``make bench`` (after the other figures) or alone: ``.venv/bin/python scripts/bench_scale.py
 [--actions 50,500] [--sizes 100,300,1024] [--only scale|layout] [--keep DIR]``. Builds go to a temporary folder
-(with ``--keep``, to DIR/<count>/, kept); build/ is untouched.
+(with ``--keep``, to DIR/<count>/, kept); build/ is untouched. It exits 1 when a build fails or misses a target, so
+``make bench`` stops there too.
 """
 
 from __future__ import annotations
@@ -156,7 +157,9 @@ def _load() -> str:
     return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def scale(counts: list[int], keep: Path | None = None) -> None:
+def scale(counts: list[int], keep: Path | None = None) -> bool:
+    """Whether every build succeeded within the targets (each line says yes or NO)."""
+    met = True
     print(f"scale (cold builds, simulated: false; {_load()})")
     print("                 wall s  per action  cpu s  cpu per action  peak memory")
     per_action: dict[int, Measure] = {}
@@ -168,6 +171,7 @@ def scale(counts: list[int], keep: Path | None = None) -> None:
             scale_definitions(defs, count)
             m = measured([*BLACKPOKER, "build", "--definitions", str(defs), "--out", str(folder / "site")])
         per_action[count] = Measure(m.seconds / count, m.cpu / count, m.peak)
+        met = met and m.seconds == m.seconds and m.peak < 2 * 2**30  # NaN seconds: the build failed
         print(f"{count:>5} actions  {m.seconds:9.1f}  {m.seconds / count:10.3f}  {m.cpu:6.1f}  {m.cpu / count:14.3f}  "
               f"{m.peak / 2**30:6.2f} GB {'yes' if m.peak < 2 * 2**30 else 'NO'}  ({_load()})", flush=True)
         print(f"               at the peak (GB): {m.held}", flush=True)
@@ -177,12 +181,15 @@ def scale(counts: list[int], keep: Path | None = None) -> None:
         cpu = per_action[5000].cpu / per_action[500].cpu
         print(f"time per action 5,000 / 500: wall {wall:.2f}, cpu {cpu:.2f} (target <= 1.5) "
               f"{'yes' if max(wall, cpu) <= 1.5 else 'NO'}")
+        met = met and max(wall, cpu) <= 1.5
+    return met
 
 
-def layout(sizes: str) -> None:
-    """The long flavour texts (scripts/bench_layout.py)."""
+def layout(sizes: str) -> bool:
+    """The long flavour texts (scripts/bench_layout.py); whether their ratios are within the target."""
     print(flush=True)
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_layout.py"), "--sizes", sizes], cwd=ROOT, check=True)
+    args = [sys.executable, str(ROOT / "scripts" / "bench_layout.py"), "--sizes", sizes]
+    return subprocess.run(args, cwd=ROOT, check=False).returncode == 0
 
 
 def main() -> None:
@@ -192,10 +199,14 @@ def main() -> None:
     parser.add_argument("--only", choices=("scale", "layout"))
     parser.add_argument("--keep", type=Path, help="build into KEEP/<count>/ and keep it (to look at the outputs)")
     options = parser.parse_args()
+    met = True
     if options.only != "layout":
-        scale([int(n) for n in options.actions.split(",")], options.keep)
+        met = scale([int(n) for n in options.actions.split(",")], options.keep)
     if options.only != "scale":
-        layout(options.sizes)
+        met = layout(options.sizes) and met
+    if not met:
+        print("bench_scale: a build failed or a figure missed its target (the lines marked NO)", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
