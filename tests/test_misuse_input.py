@@ -5,6 +5,7 @@ Every message goes through one function (core/errors.printable) that escapes wha
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 from pathlib import Path
@@ -84,6 +85,21 @@ def test_names_that_differ_only_by_normalisation_are_refused(tmp_path: Path) -> 
         load_rules(defs)
     [error] = caught.value.errors
     assert error.line == 38 and "composed form (NFC)" in error.message and "ドロー" in error.message
+
+
+@pytest.mark.parametrize("mark", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u034f", "\u3164",
+                                  "\ufe0f", "\U000e0100", "\u180b", "\U000e0041"])
+def test_names_that_differ_only_by_a_zero_width_character_are_refused(tmp_path: Path, mark: str) -> None:
+    """A second ``ドロー`` with an invisible character inside, written as it is (not as an escape): every
+    default-ignorable character is refused, not only the format ones (U+200B…): the combining grapheme joiner,
+    the Hangul filler and the variation selectors are letters or marks to Unicode's categories, shown as nothing."""
+    defs = _defs(tmp_path, "    name: エンド", f"    name: ド{mark}ロー")
+    result = _run("check", str(defs))
+    assert result.returncode == 2, result.stderr
+    assert f"actions.yaml:6:11: actions[0].name: the text holds U+{ord(mark):04X} (" in result.stderr
+    assert "1 problem found" in result.stderr and mark not in result.stderr
+    shown = printable(f"ド{mark}ロー")  # \u200b, \U000e0100: escapes Python reads back
+    assert mark not in shown and ast.literal_eval(f'"{shown}"') == f"ド{mark}ロー"
 
 
 @pytest.mark.parametrize("number", ["1" * 5000, "0x" + "f" * 200_000, "-" + "9" * 30, "9223372036854775808",
