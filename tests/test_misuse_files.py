@@ -187,6 +187,28 @@ def test_an_output_inside_the_definitions_is_refused(tmp_path: Path, inside: str
     assert not (defs / inside).exists()
 
 
+def _tree(folder: Path) -> dict[str, bytes | None]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() if p.is_file() else None for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize("out", ["definitions/images", "definitions/images/site", "definitions/../definitions/x"])
+def test_the_command_line_refuses_an_output_inside_the_definitions(tmp_path: Path, out: str) -> None:
+    """``blackpoker build --out definitions/images``: exit 2 and one line that says why, before the rules are
+    read; nothing written beside or inside the definitions (no cache, no lock, no scratch folder), nothing
+    deleted from the folder it names."""
+    from clirun import run_cli
+    defs = tmp_path / "definitions"
+    shutil.copytree(SMALL / "definitions", defs)
+    (defs / "images").mkdir()
+    (defs / "images" / "slash.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
+    before = _tree(tmp_path)
+    result = run_cli("build", "--out", out, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.splitlines()
+    assert "the output folder is inside the definitions" in line and "choose a folder outside them" in line
+    assert _tree(tmp_path) == before
+
+
 # --- a large file beside the pictures (item 8) and pictures added while the preview runs (item 13) ---------------
 
 def test_an_unused_huge_file_beside_the_pictures_is_never_read_whole(tmp_path: Path) -> None:
