@@ -227,6 +227,27 @@ def test_an_input_linked_out_is_refused_without_opening_it(tmp_path: Path, comma
     assert "internal error" not in result.stderr and not (tmp_path / "official").exists()
 
 
+@pytest.mark.parametrize(("content", "holds"), [
+    ("root:SECRET-HASH:0:0:root:/root:/bin/bash\ndaemon:x:1:1:SECRET:/usr/sbin:/usr/sbin/nologin\n", "text"),
+    ("- SECRET-ONE\n- SECRET-TWO\n", "a list"),
+    ("123456789\n", "a number"),
+])
+@pytest.mark.parametrize(("command", "expected"), [
+    ("run", "BlackPoker simulator scenario: a mapping with title, section, ruleset, format, start"),
+    ("replay", "BlackPoker simulator game record: a mapping with record, ruleset"),
+])
+def test_a_file_that_is_no_mapping_is_refused_without_quoting_it(tmp_path: Path, content: str, holds: str,
+                                                                 command: str, expected: str) -> None:
+    """``sim run /etc/passwd``: the error said ``'root:x:0:0:root:/root:/bin/bash daemon:…' is str``; now it says
+    what the file holds and what the command expects, and quotes nothing of it."""
+    given = tmp_path / "passwd"
+    given.write_text(content, encoding="utf-8")
+    result = run_cli("sim", command, str(given), cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert f"passwd:1:1: the file holds {holds}, not a mapping; expected {expected}" in result.stderr
+    assert "SECRET" not in result.stdout + result.stderr and "123456789" not in result.stdout + result.stderr
+
+
 # --- sim balance --scheduler at something that is not a Dask scheduler (item 7) -----------------------------------
 
 def _listening(answer: bytes | None) -> tuple[socket.socket, int]:
