@@ -94,6 +94,11 @@ OFFICIAL = Path(__file__).parent / "data" / "official" / "full"
      "expected either format"),
     ("version.json", '"ver": "第9.0版"', '"ver": "' + "1" * 5000 + '.0"', "5,000 digits"),
     ("version.json", '"ver": "第9.0版"', '"ver": ' + "1" * 5000, "a number of 5,000 characters"),
+    ("version.json", '"lastupdate": "2026/04/13"', '"lastupdate": "2026/13/99"',
+     "version.json:1:33: lastupdate: '2026/13/99' is not a day of the calendar (there is no month 13); expected"),
+    ("act-frame.yaml", "  lastupdate: 2026/04/13", "  lastupdate: 2026/2/30", "there is no day 30 in 2026/02"),
+    ("frame.yaml", "  lastupdate: 2026/04/13", "  lastupdate: 0000/01/01", "there is no year 0"),
+    ("act.yaml", "  lastupdate: 2026/04/13", "  lastupdate: 2025/6/x", None),  # the day unknown, as v8.1 prints it
 ])
 def test_the_importer_answers_blank_and_huge_values_with_located_errors(
         tmp_path: Path, file: str, old: str, new: str, says: str | None) -> None:

@@ -113,6 +113,27 @@ def test_a_number_out_of_range_is_a_located_error(tmp_path: Path, number: str) -
     assert result.returncode == 2 and result.stdout == ""
 
 
+@pytest.mark.parametrize(("old", "new", "says"), [
+    ("  released: 2025-06", "  released: 2026-13-99", "ruleset.yaml:10:13: ruleset.released: '2026-13-99' is not a "
+     "day of the calendar (there is no month 13); expected YYYY-MM or YYYY-MM-DD"),
+    ("  released: 2025-06", "  released: 2025-02-29", "there is no day 29 in 2025/02"),
+    ("  released: 2025-06", "  released: 2025-00", "there is no month 0"),
+    ("card_numbers:\n", "official:\n  act: {ver: 第8.1版, lastupdate: 2026/13/99}\ncard_numbers:\n",
+     "ruleset.yaml:18:33: official.act.lastupdate: '2026/13/99' is not a day of the calendar (there is no month "
+     "13); expected YYYY/M/D"),
+])
+def test_a_date_that_is_no_day_of_the_calendar_is_a_located_error(tmp_path: Path, old: str, new: str,
+                                                                  says: str) -> None:
+    """The schema sees only a date's shape; ``released`` becomes the export's ``release_date`` and each official
+    header's ``lastupdate`` is written back by ``export --format official`` (issue 25)."""
+    defs = _defs(tmp_path, old, new, "ruleset.yaml")
+    result = _run("check", str(defs))
+    assert result.returncode == 2, result.stderr
+    assert says in result.stderr and "1 problem found" in result.stderr
+    result = _run("export", str(defs))
+    assert result.returncode == 2 and result.stdout == ""
+
+
 def test_a_scenario_or_record_seed_out_of_range_is_a_located_error(tmp_path: Path) -> None:
     scenario = tmp_path / "s.yaml"
     scenario.write_text((SCENARIOS / "actions" / "search-return.yaml").read_text(encoding="utf-8")
