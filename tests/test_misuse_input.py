@@ -116,7 +116,7 @@ def test_a_number_out_of_range_is_a_located_error(tmp_path: Path, number: str) -
 @pytest.mark.parametrize(("old", "new", "says"), [
     ("  released: 2025-06", "  released: 2026-13-99", "ruleset.yaml:10:13: ruleset.released: '2026-13-99' is not a "
      "day of the calendar (there is no month 13); expected YYYY-MM or YYYY-MM-DD"),
-    ("  released: 2025-06", "  released: 2025-02-29", "there is no day 29 in 2025/02"),
+    ("  released: 2025-06", "  released: 2025-02-29", "there is no day 29 in 2025-02"),
     ("  released: 2025-06", "  released: 2025-00", "there is no month 0"),
     ("card_numbers:\n", "official:\n  act: {ver: 第8.1版, lastupdate: 2026/13/99}\ncard_numbers:\n",
      "ruleset.yaml:18:33: official.act.lastupdate: '2026/13/99' is not a day of the calendar (there is no month "

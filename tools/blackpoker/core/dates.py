@@ -36,7 +36,7 @@ def date_problem(text: str, *, iso: bool = False) -> str | None:
         elif not 1 <= month <= 12:
             missing = f"month {month}"
         else:
-            missing = f"day {match[3]} in {year:04d}/{month:02d}"
+            missing = f"day {match[3]} in {year:04d}{'-' if iso else '/'}{month:02d}"
         return f"'{shown}' is not a day of the calendar (there is no {missing}); expected {example}"
     return None
 
