@@ -3,6 +3,7 @@ that never answers. Every case is a located error, a refusal or a correct result
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -10,6 +11,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -91,6 +94,11 @@ OFFICIAL = Path(__file__).parent / "data" / "official" / "full"
      "expected either format"),
     ("version.json", '"ver": "第9.0版"', '"ver": "' + "1" * 5000 + '.0"', "5,000 digits"),
     ("version.json", '"ver": "第9.0版"', '"ver": ' + "1" * 5000, "a number of 5,000 characters"),
+    ("version.json", '"lastupdate": "2026/04/13"', '"lastupdate": "2026/13/99"',
+     "version.json:1:33: lastupdate: '2026/13/99' is not a day of the calendar (there is no month 13); expected"),
+    ("act-frame.yaml", "  lastupdate: 2026/04/13", "  lastupdate: 2026/2/30", "there is no day 30 in 2026/02"),
+    ("frame.yaml", "  lastupdate: 2026/04/13", "  lastupdate: 0000/01/01", "there is no year 0"),
+    ("act.yaml", "  lastupdate: 2026/04/13", "  lastupdate: 2025/6/x", None),  # the day unknown, as v8.1 prints it
 ])
 def test_the_importer_answers_blank_and_huge_values_with_located_errors(
         tmp_path: Path, file: str, old: str, new: str, says: str | None) -> None:
@@ -164,6 +172,85 @@ def test_sim_run_on_a_scenario_linked_out_quotes_nothing_of_it(tmp_path: Path) -
     result = run_cli("sim", "run", str(folder / "s.yaml"))
     assert result.returncode == 2, result.stderr
     assert "SECRET" not in result.stderr + result.stdout and "outside its folder" in result.stderr
+
+
+@contextmanager
+def _watched_fifo(path: Path) -> Iterator[list[str]]:
+    """A FIFO at ``path`` that tells whether anyone opened it: a reader's open waits for a writer, so a thread
+    keeps trying to open the writing end without waiting; it succeeds only once a reader has opened the FIFO,
+    which it records, and closing it gives the reader an end of file: a command that reads the file is seen and
+    goes on instead of hanging (the test fails, it does not wait)."""
+    os.mkfifo(path)
+    opened: list[str] = []
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # ENXIO: no reader
+                stop.wait(0.002)
+                continue
+            opened.append("read")
+            os.close(fd)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield opened
+    finally:
+        stop.set()
+        watcher.join(5)
+
+
+@pytest.mark.parametrize(("command", "where"), [
+    (("check", "{folder}"), "definitions/actions.yaml"),
+    (("export", "{folder}"), "definitions/actions.yaml"),
+    (("export", "{folder}", "--format", "official", "-o", "{tmp}/official"), "definitions/actions.yaml"),
+    (("sim", "run", "{file}"), "scenarios/s.yaml"),
+    (("sim", "run", "{folder}"), "scenarios/s.yaml"),
+    (("sim", "replay", "{file}"), "records/game.json"),
+])
+def test_an_input_linked_out_is_refused_without_opening_it(tmp_path: Path, command: tuple[str, ...],
+                                                           where: str) -> None:
+    """Whatever a link inside the inputs points at is neither opened nor hashed before the link is refused
+    (issue 25, item 12): the target is a FIFO outside, which no one may open unseen."""
+    import shutil
+    link = tmp_path / where
+    link.parent.mkdir()
+    if link.parent.name == "definitions":
+        shutil.copytree(DEFINITIONS, link.parent, dirs_exist_ok=True)
+        link.unlink()
+    (tmp_path / "elsewhere").mkdir()
+    with _watched_fifo(tmp_path / "elsewhere" / "secret") as opened:
+        link.symlink_to(tmp_path / "elsewhere" / "secret")
+        args = [a.format(folder=link.parent, file=link, tmp=tmp_path) for a in command]
+        result = run_cli(*args, cwd=tmp_path)
+    assert opened == [], f"{args} opened the file the link points at"
+    assert result.returncode == 2, result.stderr
+    assert f"{link.name}:1:1: is a link to a file outside its folder" in result.stderr
+    assert "internal error" not in result.stderr and not (tmp_path / "official").exists()
+
+
+@pytest.mark.parametrize(("content", "holds"), [
+    ("root:SECRET-HASH:0:0:root:/root:/bin/bash\ndaemon:x:1:1:SECRET:/usr/sbin:/usr/sbin/nologin\n", "text"),
+    ("- SECRET-ONE\n- SECRET-TWO\n", "a list"),
+    ("123456789\n", "a number"),
+])
+@pytest.mark.parametrize(("command", "expected"), [
+    ("run", "BlackPoker simulator scenario: a mapping with title, section, ruleset, format, start"),
+    ("replay", "BlackPoker simulator game record: a mapping with record, ruleset"),
+])
+def test_a_file_that_is_no_mapping_is_refused_without_quoting_it(tmp_path: Path, content: str, holds: str,
+                                                                 command: str, expected: str) -> None:
+    """``sim run /etc/passwd``: the error said ``'root:x:0:0:root:/root:/bin/bash daemon:…' is str``; now it says
+    what the file holds and what the command expects, and quotes nothing of it."""
+    given = tmp_path / "passwd"
+    given.write_text(content, encoding="utf-8")
+    result = run_cli("sim", command, str(given), cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert f"passwd:1:1: the file holds {holds}, not a mapping; expected {expected}" in result.stderr
+    assert "SECRET" not in result.stdout + result.stderr and "123456789" not in result.stdout + result.stderr
 
 
 # --- sim balance --scheduler at something that is not a Dask scheduler (item 7) -----------------------------------

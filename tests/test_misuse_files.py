@@ -3,8 +3,6 @@ cannot read do not stop it (issue 25, items 1 and 4)."""
 
 from __future__ import annotations
 
-import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -51,16 +49,40 @@ def test_a_build_named_with_a_star_leaves_its_neighbours(tmp_path: Path, monkeyp
     assert all((tmp_path / alien).is_dir() for alien in ALIENS)
 
 
-def _unprivileged(code: str) -> subprocess.CompletedProcess[str]:
-    """Run Python ``code`` without the capabilities that let root read any folder (as any user would)."""
-    command = [sys.executable, "-c", code]
-    if os.geteuid() == 0:
-        capsh = shutil.which("capsh")
-        if capsh is None:
-            pytest.skip("running as root and capsh is not installed: cannot drop root's file capabilities")
-        command = [capsh, "--drop=cap_dac_override,cap_dac_read_search", "--", "-c",
-                   shlex.join(command)]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+# Run first in the child of :func:`_unprivileged`: as root, drop the two capabilities that let root read, enter
+# and write any folder, from every set and from the bounding set (so no program the child starts gets them back
+# on exec), as capsh --drop does; the child then meets mode 000 as any user does. Only Linux's capget/capset
+# and prctl, through ctypes: the CI container runs as root and has no capsh.
+_DROP_ROOTS_FILE_CAPABILITIES = """
+import ctypes, os, sys
+if os.geteuid() == 0:
+    libc = ctypes.CDLL(None, use_errno=True)
+    class _Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+    class _Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+    DAC_OVERRIDE, DAC_READ_SEARCH, PR_CAPBSET_DROP = 1, 2, 24
+    header, data = _Header(0x20080522, 0), (_Data * 2)()
+    for cap in (DAC_OVERRIDE, DAC_READ_SEARCH):
+        libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # fails without CAP_SETPCAP: then only this process drops it
+    if libc.capget(ctypes.byref(header), data) != 0:
+        sys.exit(f"capget failed: {os.strerror(ctypes.get_errno())}")
+    mask = ~((1 << DAC_OVERRIDE) | (1 << DAC_READ_SEARCH)) & 0xFFFFFFFF
+    data[0].effective &= mask
+    data[0].permitted &= mask
+    data[0].inheritable &= mask
+    if libc.capset(ctypes.byref(header), data) != 0:
+        sys.exit(f"capset failed: {os.strerror(ctypes.get_errno())}")
+"""
+
+
+def _unprivileged(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run Python ``code`` (with ``args``) without the capabilities that let root read any folder (as any user
+    would)."""
+    if sys.platform != "linux":
+        pytest.skip("dropping root's file capabilities needs Linux")
+    return subprocess.run([sys.executable, "-c", _DROP_ROOTS_FILE_CAPABILITIES + code, *args], capture_output=True,
+                          text=True, timeout=120, check=False)
 
 
 def test_remove_tree_removes_folders_of_mode_000(tmp_path: Path) -> None:
@@ -78,6 +100,57 @@ def test_remove_tree_removes_folders_of_mode_000(tmp_path: Path) -> None:
                            f"remove_tree(Path({str(scratch)!r}))")
     assert result.returncode == 0, result.stderr
     assert not scratch.exists()
+
+
+# the command line's build, its steps one that writes one file: what is tested is the swap and the clean-up
+_BUILD_ONE_FILE = """
+from blackpoker.pipeline import build as build_module
+def one(_definitions, staging):
+    (staging / "new.txt").write_text("new", encoding="utf-8")
+    return [staging / "new.txt"], ""
+build_module.STEPS = (build_module.Step("new", "new", one),)
+try:
+    os.listdir(sys.argv[-1])
+except PermissionError:
+    pass
+else:
+    sys.exit("the folder of mode 000 could be read: the test would prove nothing")
+from blackpoker.cli.main import main
+sys.argv = ["blackpoker", *sys.argv[1:-1]]
+main()
+"""
+
+
+def test_a_build_over_a_site_holding_a_folder_of_mode_000_publishes_and_leaves_no_scratch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The previous site (and a leftover of an interrupted build) hold folders no one may read or enter: the
+    command publishes the new site, exits 0 (it exited 70 with ``TypeError: open() missing required argument
+    'flags'`` from remove_tree's retry, after publishing) and leaves no scratch folder beside it (issue 25,
+    item 4)."""
+    from blackpoker.pipeline.build import Step, build
+
+    def old(_definitions: Path, staging: Path) -> tuple[list[Path], str]:
+        (staging / "old.txt").write_text("old", encoding="utf-8")
+        return [staging / "old.txt"], ""
+
+    monkeypatch.setattr(build_module, "STEPS", (Step("old", "old", old),))
+    out = tmp_path / "site"
+    build(SMALL / "definitions", out, progress=lambda _: None, jobs=1, editions=())
+    (out / "a" / "locked" / "inner").mkdir(parents=True)
+    (out / "a" / "locked" / "inner" / "f.txt").write_text("x", encoding="utf-8")
+    (out / "closed").mkdir()
+    (out / "closed" / "g.txt").write_text("x", encoding="utf-8")
+    leftover = tmp_path / ".site.build-abcd1234"  # an interrupted build's, with its own locked folder
+    (leftover / "site" / "locked").mkdir(parents=True)
+    for folder, mode in ((out / "a" / "locked" / "inner", 0), (out / "a" / "locked", 0), (out / "closed", 0o100),
+                         (leftover / "site" / "locked", 0)):
+        folder.chmod(mode)
+    result = _unprivileged(_BUILD_ONE_FILE, "build", "--definitions", str(SMALL / "definitions"),
+                           "--out", str(out), "--no-editions", str(out / "a" / "locked"))
+    assert result.returncode == 0, result.stderr
+    assert "internal error" not in result.stderr and "warning: could not remove" not in result.stderr
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [".blackpoker-site", "new.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".blackpoker-cache", ".site.lock", "site"]
 
 
 # --- the cache is untrusted (item 3) -------------------------------------------------------------------------
@@ -185,6 +258,28 @@ def test_an_output_inside_the_definitions_is_refused(tmp_path: Path, inside: str
     with pytest.raises(OutputRefused, match="inside the definitions"):
         check_output(defs / inside, defs)
     assert not (defs / inside).exists()
+
+
+def _tree(folder: Path) -> dict[str, bytes | None]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() if p.is_file() else None for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize("out", ["definitions/images", "definitions/images/site", "definitions/../definitions/x"])
+def test_the_command_line_refuses_an_output_inside_the_definitions(tmp_path: Path, out: str) -> None:
+    """``blackpoker build --out definitions/images``: exit 2 and one line that says why, before the rules are
+    read; nothing written beside or inside the definitions (no cache, no lock, no scratch folder), nothing
+    deleted from the folder it names."""
+    from clirun import run_cli
+    defs = tmp_path / "definitions"
+    shutil.copytree(SMALL / "definitions", defs)
+    (defs / "images").mkdir()
+    (defs / "images" / "slash.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
+    before = _tree(tmp_path)
+    result = run_cli("build", "--out", out, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.splitlines()
+    assert "the output folder is inside the definitions" in line and "choose a folder outside them" in line
+    assert _tree(tmp_path) == before
 
 
 # --- a large file beside the pictures (item 8) and pictures added while the preview runs (item 13) ---------------

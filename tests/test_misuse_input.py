@@ -5,6 +5,7 @@ Every message goes through one function (core/errors.printable) that escapes wha
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 from pathlib import Path
@@ -86,6 +87,21 @@ def test_names_that_differ_only_by_normalisation_are_refused(tmp_path: Path) -> 
     assert error.line == 38 and "composed form (NFC)" in error.message and "ドロー" in error.message
 
 
+@pytest.mark.parametrize("mark", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u034f", "\u3164",
+                                  "\ufe0f", "\U000e0100", "\u180b", "\U000e0041"])
+def test_names_that_differ_only_by_a_zero_width_character_are_refused(tmp_path: Path, mark: str) -> None:
+    """A second ``ドロー`` with an invisible character inside, written as it is (not as an escape): every
+    default-ignorable character is refused, not only the format ones (U+200B…): the combining grapheme joiner,
+    the Hangul filler and the variation selectors are letters or marks to Unicode's categories, shown as nothing."""
+    defs = _defs(tmp_path, "    name: エンド", f"    name: ド{mark}ロー")
+    result = _run("check", str(defs))
+    assert result.returncode == 2, result.stderr
+    assert f"actions.yaml:6:11: actions[0].name: the text holds U+{ord(mark):04X} (" in result.stderr
+    assert "1 problem found" in result.stderr and mark not in result.stderr
+    shown = printable(f"ド{mark}ロー")  # \u200b, \U000e0100: escapes Python reads back
+    assert mark not in shown and ast.literal_eval(f'"{shown}"') == f"ド{mark}ロー"
+
+
 @pytest.mark.parametrize("number", ["1" * 5000, "0x" + "f" * 200_000, "-" + "9" * 30, "9223372036854775808",
                                     ".inf", ".nan"])
 def test_a_number_out_of_range_is_a_located_error(tmp_path: Path, number: str) -> None:
@@ -93,6 +109,27 @@ def test_a_number_out_of_range_is_a_located_error(tmp_path: Path, number: str) -
     result = _run("check", str(defs))
     assert result.returncode == 2, result.stderr
     assert "ruleset.yaml:12:" in result.stderr and "internal error" not in result.stderr
+    result = _run("export", str(defs))
+    assert result.returncode == 2 and result.stdout == ""
+
+
+@pytest.mark.parametrize(("old", "new", "says"), [
+    ("  released: 2025-06", "  released: 2026-13-99", "ruleset.yaml:10:13: ruleset.released: '2026-13-99' is not a "
+     "day of the calendar (there is no month 13); expected YYYY-MM or YYYY-MM-DD"),
+    ("  released: 2025-06", "  released: 2025-02-29", "there is no day 29 in 2025-02"),
+    ("  released: 2025-06", "  released: 2025-00", "there is no month 0"),
+    ("card_numbers:\n", "official:\n  act: {ver: 第8.1版, lastupdate: 2026/13/99}\ncard_numbers:\n",
+     "ruleset.yaml:18:33: official.act.lastupdate: '2026/13/99' is not a day of the calendar (there is no month "
+     "13); expected YYYY/M/D"),
+])
+def test_a_date_that_is_no_day_of_the_calendar_is_a_located_error(tmp_path: Path, old: str, new: str,
+                                                                  says: str) -> None:
+    """The schema sees only a date's shape; ``released`` becomes the export's ``release_date`` and each official
+    header's ``lastupdate`` is written back by ``export --format official`` (issue 25)."""
+    defs = _defs(tmp_path, old, new, "ruleset.yaml")
+    result = _run("check", str(defs))
+    assert result.returncode == 2, result.stderr
+    assert says in result.stderr and "1 problem found" in result.stderr
     result = _run("export", str(defs))
     assert result.returncode == 2 and result.stdout == ""
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from blackpoker import load_rules
-from blackpoker.core.errors import DefinitionErrors
+from blackpoker.core.errors import DefinitionErrors, printable
 from blackpoker.core.paths import DEFINITIONS
 from blackpoker.core.pictures import MAX_PIXELS, picture_problem
+from clirun import run_cli
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 14">{}</svg>'
 
@@ -65,6 +66,52 @@ def test_an_svg_with_entities_is_refused() -> None:
 ])
 def test_a_drawing_svg_is_accepted(inner: str) -> None:
     assert picture_problem(SVG.format(inner).encode(), "image/svg+xml") is None
+
+
+# What a terminal or a page interprets, in the text an SVG carries along: titles, descriptions, metadata,
+# attributes, comments; written as it is or as a character reference (which the XML parser turns into it)
+HIDDEN = {
+    "osc52 in a title": "<title>\u009d52;c;ZWNobyBwd25lZA==\u009c</title>",
+    "escape in a title": "<title>\x1b[2J</title>",
+    "carriage return reference": "<desc>OK&#13;FAIL</desc>",
+    "csi reference in metadata": "<metadata><x xmlns='urn:x'>a&#x9b;2J</x></metadata>",
+    "zero width in a title": "<title>スラ\u200bッシュ</title>",
+    "bidi reference in an attribute": '<rect width="1" height="1" aria-label="&#x202e;abc"/>',
+    "next line in a comment": "<!-- a\u0085b -->",
+    "delete in a text": '<text x="1" y="5">a\x7fb</text>',
+    "line separator after an element": "<g/>\u2028",
+    "zero width joiner in a name": '<rect width="1" height="1" data-a\u200d="x"/>',
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HIDDEN))
+def test_an_svg_whose_text_a_terminal_would_interpret_is_refused(kind: str) -> None:
+    """Such a picture is refused rather than stripped: it is published and exported as it is (its bytes are the
+    picture), and a title that changes when the tool touches it is no longer the author's."""
+    problem = picture_problem(SVG.format(HIDDEN[kind]).encode(), "image/svg+xml")
+    assert problem is not None and "expected visible text" in problem, problem
+    assert printable(problem) == problem  # the message itself quotes nothing a terminal interprets
+
+
+def test_an_svg_as_editors_save_it_is_accepted() -> None:
+    """A byte order mark, CR LF line breaks, tabs and line breaks written as references are text."""
+    svg = ("\ufeff<?xml version='1.0' encoding='UTF-8'?>\r\n" + SVG.format(
+        "\r\n\t<title>スラッシュ</title>\r\n\t<desc>一行目&#10;二行目&#9;</desc>\r\n"
+        '\t<metadata><x xmlns="urn:x">©</x></metadata><rect width="1" height="1" style="fill:#333;&#10;"/>\r\n'))
+    assert picture_problem(svg.encode(), "image/svg+xml") is None
+
+
+def test_an_svg_with_hidden_text_is_a_located_error_that_prints_nothing_raw(tmp_path: Path) -> None:
+    defs = _with_picture(tmp_path, "slash.svg", SVG.format(HIDDEN["osc52 in a title"]).encode())
+    with pytest.raises(DefinitionErrors) as caught:
+        load_rules(defs)
+    [error] = caught.value.errors
+    assert error.file.endswith("trumps.yaml") and error.line > 1 and "images/slash.svg" in error.message
+    assert "U+009D" in error.message and "line 1, column" in error.message
+    result = run_cli("check", str(defs))
+    assert result.returncode == 2 and "trumps.yaml:" in result.stderr and "U+009D" in result.stderr
+    assert printable(result.stderr, newlines=True) == result.stderr
+    assert "\u009d" not in result.stdout + result.stderr
 
 
 def test_raster_pictures_are_checked_for_pixels_and_kind() -> None:

@@ -22,7 +22,7 @@ from blackpoker.official import importer
 from blackpoker.official.base_definitions import Base
 from blackpoker.official.importer import import_official
 from blackpoker.official.reader import read_official
-from mutations import mutate
+from mutations import HOSTILE, dump_json, dump_yaml, mutate
 
 OFFICIAL = Path(__file__).parent / "data" / "official" / "full"
 OFFICIAL_FILES = sorted(p.name for p in OFFICIAL.iterdir() if p.is_file())
@@ -30,7 +30,7 @@ ORIGINAL = {name: yaml.safe_load((OFFICIAL / name).read_text(encoding="utf-8")) 
 
 # what a careless or hostile file holds where text is expected
 values = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 60), st.text(max_size=8),
+    st.none(), st.booleans(), st.integers(-3, 60), st.text(max_size=8), HOSTILE,
     st.sampled_from(["", " ", "\u3000", "・", "・\n・", ",", "lite,lite", "1" * 5000, "第" + "9" * 5000 + "版",
                      "\x1b[2J", "ス\u200bラ", "か\u3099", "2026/13/99", "*", "#.", "<b>x</b>", "0x" + "f" * 100]),
     st.integers(min_value=-(2**70), max_value=2**70),
@@ -44,9 +44,7 @@ def official_mutations(draw: st.DrawFn) -> tuple[str, Any]:
 
 
 def _dump(name: str, data: Any) -> str:
-    if name.endswith(".json"):
-        return json.dumps(data, ensure_ascii=False)
-    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    return dump_json(data) if name.endswith(".json") else dump_yaml(data)
 
 
 class _ParsedBase(Base):
@@ -137,7 +135,7 @@ def test_a_damaged_game_record_is_a_located_error(tmp_path_factory: pytest.TempP
     from blackpoker.sim.replay import ReplayError, replay
     record = data.draw(st.composite(lambda draw: mutate(draw, RECORD, values, ("replace", "replace", "delete", "duplicate")))())
     path = tmp_path_factory.mktemp("record") / "game.json"
-    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    path.write_text(dump_json(record), encoding="utf-8")
     try:
         loaded, _ = load_record(path, RULES)
     except DefinitionErrors as exc:

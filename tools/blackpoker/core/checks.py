@@ -57,6 +57,24 @@ def _entries(rules: m.Rules) -> Iterator[tuple[str, m.Action | m.Character | m.F
             yield kind, e
 
 
+# --- dates ------------------------------------------------------------------------------------
+
+@check
+def dates_are_days_of_the_calendar(rules: m.Rules) -> Iterator[Problem]:
+    """The release date (ISO: the export's ``release_date``) and each official file's ``lastupdate`` (as the file
+    prints it: the official export writes it back) must be real days: the schema sees only their shape."""
+    from blackpoker.core.dates import date_problem
+    edition = rules.edition
+    problem = date_problem(edition.released, iso=True)
+    if problem is not None:
+        yield edition.origin.sub("released"), problem
+    for name, header in edition.official:
+        last = dict(header).get("lastupdate")
+        problem = date_problem(last) if last is not None else None
+        if problem is not None:
+            yield m.Origin(edition.origin.file, ("official", name, "lastupdate")), problem
+
+
 # --- identity ---------------------------------------------------------------------------------
 
 @check

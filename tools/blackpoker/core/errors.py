@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 PathPart = str | int
 
 
+# Unicode's default-ignorable code points (DerivedCoreProperties.txt, Default_Ignorable_Code_Point) that are not
+# of a category counted below: shown as nothing, so ``ド\u034fロー`` or ``ドロー\ufe0f`` would be a second action
+# that looks like ``ドロー``. The combining grapheme joiner, the variation selectors (text and emoji presentation,
+# the ideographic ones of the supplement), the Hangul and Khmer fillers, and the unassigned ignorables.
+_IGNORABLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2065\u3164\uffa0"
+                       "\ufff0\ufff1\ufff2\ufff3\ufff4\ufff5\ufff6\ufff7\ufff8") | frozenset(map(chr, range(0xFE00, 0xFE10)))
+_IGNORABLE_PLANE = ("\U000e0000", "\U000e0fff")  # tags and variation selectors supplement: all ignorable
+_INVISIBLE = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs"))
+
+
 def _invisible(char: str) -> bool:
     """A character a terminal or a page interprets instead of showing (controls, bidi and zero-width marks,
-    line and paragraph separators); tab and newline are not counted here."""
-    import unicodedata
-    return unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Cs") and char not in "\t\n"
+    line and paragraph separators, every other default-ignorable one); tab and newline are not counted here."""
+    if unicodedata.category(char) in _INVISIBLE:
+        return char not in "\t\n"
+    return char in _IGNORABLE or _IGNORABLE_PLANE[0] <= char <= _IGNORABLE_PLANE[1]
 
 
 def printable(text: str, *, newlines: bool = False) -> str:
@@ -24,7 +36,8 @@ def printable(text: str, *, newlines: bool = False) -> str:
     out = []
     for char in text:
         if _invisible(char) or (char == "\n" and not newlines) or (char == "\t" and not newlines):
-            out.append(f"\\u{ord(char):04x}")  # the form JSON and Python read back, and a reader recognises
+            code = ord(char)  # in the form Python reads back (JSON too, below U+10000), and a reader recognises
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
         else:
             out.append(char)
     return "".join(out)
@@ -33,7 +46,6 @@ def printable(text: str, *, newlines: bool = False) -> str:
 def invisible_character(text: str) -> tuple[int, str] | None:
     """The first character of ``text`` that input may not hold (see :func:`printable`: controls, bidi and
     zero-width marks; tab and newline are fine): its index and its name, or None."""
-    import unicodedata
     for index, char in enumerate(text):
         if _invisible(char):
             return index, f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character')})"

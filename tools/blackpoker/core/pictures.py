@@ -3,7 +3,9 @@
 A PNG or JPEG must be what its name says and have at most ``MAX_PIXELS`` pixels (a small file can decode to
 gigabytes: a "PNG bomb"); its size is read from its header, nothing is decoded. An SVG is a document that can
 reference files and addresses, run scripts and define entities: only a safe subset is accepted (no document
-type or entities, no script or foreign content, no event handlers, every link within the picture: ``#id``).
+type or entities, no script or foreign content, no event handlers, every link within the picture: ``#id``),
+and its text (titles, descriptions, metadata, attributes, comments) holds nothing a terminal or a page would
+interpret instead of showing: it is published and copied as it is.
 Each check returns the problem in words, or None.
 """
 
@@ -12,6 +14,8 @@ from __future__ import annotations
 import re
 import struct
 import xml.etree.ElementTree as ET
+
+from blackpoker.core.errors import invisible_character
 
 MAX_PIXELS = 25_000_000  # about 5000 x 5000: far more than a card's picture needs, far less than a bomb's
 MAX_SIDE = 20_000
@@ -92,6 +96,9 @@ def svg_problem(data: bytes) -> str | None:
         return "is not UTF-8 text; expected an SVG file"
     if re.search(r"<!(DOCTYPE|ENTITY)", text, re.IGNORECASE):
         return "declares a document type or entities; an SVG picture may not (save it as plain SVG)"
+    problem = _hidden_text(text)
+    if problem:
+        return problem
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -100,6 +107,11 @@ def svg_problem(data: bytes) -> str | None:
         return "is not an SVG document (its root is not <svg> in the SVG namespace)"
     for element in root.iter():
         namespace, _, name = element.tag[1:].partition("}") if element.tag.startswith("{") else ("", "", element.tag)
+        for where, value in ((f"the text of <{name}>", element.text), (f"the text after <{name}>", element.tail),
+                             *((f"the {k.rpartition('}')[2]} of <{name}>", v) for k, v in element.attrib.items())):
+            found = invisible_character(value) if value else None  # a character reference: &#x9b; &#x202e; &#13;
+            if found is not None:
+                return f"{where} holds {found[1]}; {_VISIBLE}"
         if namespace == _SVG and name not in SVG_ELEMENTS:
             return f"has a <{name}> element; an SVG picture may not script, embed or link (only drawing elements)"
         if namespace in ("", _XHTML):
@@ -117,6 +129,21 @@ def svg_problem(data: bytes) -> str | None:
             problem = _css_problem(element.text, "a <style>")
             if problem:
                 return problem
+    return None
+
+
+_VISIBLE = ("expected visible text (an SVG picture's titles, descriptions, metadata and attributes are published "
+            "and copied as they are: no control, bidi or zero-width characters, even as character references)")
+
+
+def _hidden_text(text: str) -> str | None:
+    """The first character of the file's text that the one rule for input refuses (see core/errors.py), with
+    its line and column: in a comment or a name as much as in a title. Line breaks of any convention (CR LF
+    too, which the XML parser makes LF) and tabs are text; a byte order mark may open the file."""
+    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        found = invisible_character(line.replace("\r", " "))
+        if found is not None:
+            return f"holds {found[1]} at line {number}, column {found[0] + 1}; {_VISIBLE}"
     return None
 
 

@@ -82,6 +82,20 @@ def _schema(error: ValidationError) -> Mapping[str, Any]:
     return error.schema if isinstance(error.schema, Mapping) else {}
 
 
+_HOLDS = {str: "text", int: "a number", float: "a number", bool: "true or false", list: "a list", dict: "a mapping"}
+
+
+def _not_this_file(instance: Any, schema: Mapping[str, Any], expected: Any) -> str:
+    """A file whose whole content is of the wrong type (``sim run /etc/passwd``: one line of text): what it holds
+    and what the command expects, never a word of it."""
+    holds = "nothing (null)" if instance is None else _HOLDS.get(type(instance), type(instance).__name__)
+    what = schema.get("title")
+    fields = [str(name) for name in schema.get("required", ())]
+    wanted = _describe_types(expected) + (f" with {', '.join(fields)}" if fields else "")
+    return f"the file holds {holds}, not {_describe_types(expected)}; expected " + (
+        f"{what}: {wanted}" if isinstance(what, str) and what else wanted)
+
+
 def _exclusive_pair(error: ValidationError) -> tuple[str, str] | None:
     """A oneOf of the shape 'either A or B, not both' (formats/frames, cards/min_cards)."""
     names = []
@@ -105,6 +119,8 @@ def _message(error: ValidationError) -> tuple[str, bool]:
         allowed = sorted(_schema(error).get("properties", {}))
         extra = sorted(set(instance) - set(allowed)) if isinstance(instance, dict) else []
         return (f"unknown field {', '.join(repr(e) for e in extra)}; expected one of " + ", ".join(allowed)), True
+    if v == "type" and not error.absolute_path:  # the whole file: quoting it would quote any file given by mistake
+        return _not_this_file(instance, _schema(error), expected), False
     if v == "type":
         found = type(instance).__name__ if instance is not None else "null"
         return f"{_quote(instance)} is {found}; expected {_describe_types(expected)}", False

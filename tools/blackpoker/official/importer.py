@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from blackpoker.core.dates import date_problem, printed_date
 from blackpoker.core.errors import PathPart
 from blackpoker.core.loader import FILES
 from blackpoker.official import convert as cv
@@ -67,6 +68,10 @@ def header(ctx: Context, name: str) -> dict[str, str] | None:
         if key not in out:
             ctx.error(src, path, f"missing field '{key}'")
             return None
+    problem = date_problem(out["lastupdate"])  # every file's, not only the edition's: the definitions keep them all
+    if problem is not None:
+        ctx.error(src, path + ("lastupdate",), problem)
+        return None
     return out
 
 
@@ -91,12 +96,13 @@ def edition(ctx: Context) -> None:
     version = f"v{number[1]}.{number[2] if number.lastindex == 2 else 0}"
     printed = re.search(r"第[0-9.]+版", ver)
     ctx.edition_text = printed[0] if printed else ver
-    date = re.match(r"^([0-9]{4})/([0-9]{1,2})(?:/([0-9]{1,2}))?", last)
-    if date is None:
-        ctx.error(src, where + ("lastupdate",), f"'{last}' is not a date; expected YYYY/M/D, e.g. 2026/04/13")
+    date = printed_date(last)
+    if date is None:  # checked in header(): a day of the calendar
+        ctx.error(src, where + ("lastupdate",), date_problem(last) or "not a date")
         return
+    year, month, day = date
     ctx.version, ctx.release = version, last
-    ctx.released = f"{date[1]}-{int(date[2]):02d}" + (f"-{int(date[3]):02d}" if date[3] else "")
+    ctx.released = f"{year:04d}-{month:02d}" + (f"-{day:02d}" if day else "")
 
 
 def schema_line(schema: str) -> str:

@@ -390,6 +390,8 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
     from blackpoker.pipeline.editions import Edition, other_editions, plan_editions
 
     start = time.perf_counter()
+    out = out.resolve()
+    check_output(out, definitions)  # a refused output first: nothing read, nothing written
     # fail fast, before any file is touched; the build plays the scenarios, so the simulator must cover the rules
     rules = load_rules(definitions, extra_checks=(coverage_problems,))
     _check_rulebook_refs(rules, prose_folder(definitions))
@@ -405,8 +407,6 @@ def build(definitions: Path, out: Path, *, progress: Callable[[str], None] = pri
         progress(f"warning: {warning}")
     runtime_files()  # the play page's Pyodide: RuntimeMissing (what to run) before any work, not after minutes of it
 
-    out = out.resolve()
-    check_output(out, definitions)
     out.parent.mkdir(parents=True, exist_ok=True)
     cache_root = cache_dir or out.parent / CACHE
     with output_lock(out, progress):
