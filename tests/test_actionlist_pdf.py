@@ -22,6 +22,7 @@ from blackpoker.render.actionlist.html import render_pages
 from blackpoker.render.actionlist.pdf import PDF_DIR, build_pdfs, pdf_paths, render_documents
 from blackpoker.render.actionlist.view import all_page, list_pages
 from blackpoker.render.impose import booklet_order, two_up_order
+from blackpoker.render.pdfparts import PartCache
 from sites import SMALL, BuiltSite
 
 A5 = (419.5, 595.3)
@@ -398,7 +399,15 @@ def _lengthen(folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def long_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Rules, Path]:
+def long_parts(tmp_path_factory: pytest.TempPathFactory) -> PartCache:
+    """One cache of parts for the module's builds of lists with long entries (tests/conftest.py keeps the tests
+    that use it on one worker): what one build laid out (every entry that was not made long, the page body, the
+    lists' covers when their page numbers stay) the next one finds, as a build finds what the one before it left."""
+    return PartCache(tmp_path_factory.mktemp("long-parts"))
+
+
+@pytest.fixture(scope="module")
+def long_built(tmp_path_factory: pytest.TempPathFactory, long_parts: PartCache) -> tuple[Rules, Path]:
     from blackpoker.core.paths import DEFINITIONS
 
     definitions = tmp_path_factory.mktemp("long") / "definitions"
@@ -406,7 +415,7 @@ def long_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Rules, Path]:
     _lengthen(definitions)
     rules = load_rules(definitions)
     out = tmp_path_factory.mktemp("long-site")
-    build_pdfs(rules, out)
+    build_pdfs(rules, out, cache=long_parts)
     return rules, out
 
 
@@ -506,8 +515,9 @@ def test_an_entry_taller_than_a_page_is_laid_out_once_for_every_list_that_shows_
 
 @needs_poppler
 @pytest.mark.slow
+@pytest.mark.build  # every list's PDFs
 def test_after_very_long_pieces_an_entry_the_frame_would_let_run_past_the_foot_starts_the_next_page(
-        tmp_path: Path) -> None:
+        tmp_path: Path, long_parts: PartCache) -> None:
     """300 KB of flavour text in 兵士召喚 (bench.py's long entry): after its 39 pieces, WeasyPrint let the box of
     リバース run 2.4 pt past the foot of page 47 of the master list; it is moved to the next page instead."""
     from blackpoker.core.paths import DEFINITIONS
@@ -523,7 +533,7 @@ def test_after_very_long_pieces_an_entry_the_frame_would_let_run_past_the_foot_s
     actions.write_text(text.replace(marker, "「" + sentence * (300 * 1024 // len(sentence.encode())) + "」"),
                        encoding="utf-8")
     rules = load_rules(definitions)
-    build_pdfs(rules, tmp_path / "site")
+    build_pdfs(rules, tmp_path / "site", cache=long_parts)
     mast = next(p for p in list_pages(rules) if p.key == "mast")
     assert len(PdfReader(pdf_paths(tmp_path / "site", mast)[0]).pages) > 50
     for anchor in ("act-reverse", "act-soldier-summon"):
