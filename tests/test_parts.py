@@ -131,3 +131,41 @@ def test_weasyprint_is_never_used_from_two_threads_at_once(monkeypatch: pytest.M
         parts = list(threads.map(lambda n: render_part(_doc(f"<p>{n}</p>" * 30), "file:///"), range(8)))
     assert most == 1
     assert all(info.pages == parts[0][1].pages for _, info in parts)
+
+
+def test_a_part_is_parsed_again_for_its_links_only_when_it_links_to_the_site_s_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A book part's links to the site's files are rebased (pdfparts.relative_links parses and writes the PDF again);
+    a part without such a link (most chapters: links within the book, to other sites) is written as it was laid
+    out, not parsed again."""
+    import blackpoker.render.pdfparts as pdfparts
+
+    base, site = tmp_path.as_uri() + "/", "https://example.org/rules/"
+    rebased: list[bytes] = []
+    original = pdfparts.relative_links
+
+    def counting(pdf: bytes, at: str, to: str | None = None) -> bytes:
+        rebased.append(pdf)
+        return original(pdf, at, to)
+
+    monkeypatch.setattr(pdfparts, "relative_links", counting)
+    elsewhere = _doc('<h1 id="a">A</h1><p><a href="#a">here</a> <a href="https://example.com/x.html">there</a></p>')
+    data, _ = render_part(elsewhere, base, rebase=pdfparts.Rebase(base, site))
+    assert rebased == []
+    assert data == render_part(elsewhere, base)[0]  # as laid out
+    assert _uris(data) == ["https://example.com/x.html"]
+
+    linked = _doc('<p><a href="actionlist/pdf/all.pdf">the list</a> <a href="https://example.com/x.html">there</a></p>')
+    data, _ = render_part(linked, base, rebase=pdfparts.Rebase(base, site))
+    assert len(rebased) == 1
+    assert _uris(render_part(linked, base)[0]) == [f"{base}actionlist/pdf/all.pdf", "https://example.com/x.html"]
+    assert _uris(data) == [f"{site}actionlist/pdf/all.pdf", "https://example.com/x.html"]
+    data, _ = render_part(linked, base, rebase=pdfparts.Rebase(base, None))
+    assert _uris(data) == ["actionlist/pdf/all.pdf", "https://example.com/x.html"]  # no site: relative to its root
+
+
+def _uris(pdf: bytes) -> list[str]:
+    import io
+
+    return [str(annot.get_object()["/A"]["/URI"]) for page in PdfReader(io.BytesIO(pdf)).pages
+            for annot in page.get("/Annots") or [] if "/A" in annot.get_object()]

@@ -268,12 +268,39 @@ def _font_config() -> object:
     return _FONTS[0]
 
 
-def render_part(html: str, base_url: str, *, pieces: bool = False) -> tuple[bytes, PartInfo]:
-    """Lay out and write one part (runs in a worker process); ``pieces``: see :func:`part_info`."""
+@dataclass(frozen=True)
+class Rebase:
+    """Links to the site's files, which WeasyPrint writes as absolute URIs under ``base`` (the work folder), made
+    absolute under ``site`` (relative without one): see :func:`relative_links`."""
+
+    base: str
+    site: str | None
+
+
+def links_under(document: Document, base: str) -> bool:
+    """Whether a laid-out document links to an address under ``base``: the links WeasyPrint writes as URIs are
+    its pages' external links, with the same addresses."""
+    return any(kind == "external" and target.startswith(base)
+               for page in document.pages for kind, target, *_ in page.links)
+
+
+def written(document: Document, rebase: Rebase | None = None) -> bytes:
+    """The PDF of a laid-out document (the caller holds :data:`ENGINE_LOCK`), its links rebased (``rebase``): the
+    PDF is parsed again for that only when the document has such a link (most of the book's chapters have none)."""
+    data: bytes = document.write_pdf()
+    if rebase is not None and links_under(document, rebase.base):
+        return relative_links(data, rebase.base, rebase.site)
+    return data
+
+
+def render_part(html: str, base_url: str, *, pieces: bool = False, rebase: Rebase | None = None,
+                ) -> tuple[bytes, PartInfo]:
+    """Lay out and write one part (runs in a worker process); ``pieces``: see :func:`part_info`; ``rebase``: see
+    :func:`written`."""
     html, stand_ins = with_stand_ins(html)
     with ENGINE_LOCK:
         document = layout(html, base_url)
-        return document.write_pdf(), part_info(document, stand_ins, pieces=pieces)
+        return written(document, rebase), part_info(document, stand_ins, pieces=pieces)
 
 
 def layout(html: str, base_url: str) -> Document:
