@@ -32,10 +32,14 @@ SHARED_FIXTURES = frozenset({"built_rulebook", "built_site"})  # the run's one f
 
 # Module-scoped fixtures too cheap to matter when two workers both make them (the loader caches the rules).
 CHEAP_FIXTURES = frozenset({"rules"})
+# Caches of parts that several builds of a module share (each finds what the ones before laid out): the tests that
+# use one, directly or through a build fixture, are one group, so they run on one worker and the cache is made once.
+CACHE_FIXTURES = frozenset({"long_parts"})
 
 
 def _group(item: pytest.Item) -> str | None:
-    """The pytest-xdist group of a test: the tests of a module's build fixture share a worker, so it is built once;
+    """The pytest-xdist group of a test: the tests of a module's build fixture share a worker, so it is built once
+    (and those of a cache its builds share, CACHE_FIXTURES, so it is filled once);
     so do the other tests of a module that share a module fixture (rendered pages, a kept engine); the rest go
     wherever a worker is free (the browser, the engine site and its warm context are the worker's:
     tests/browsers.py). The run's shared build (``built_site``, and ``built_rulebook`` read from it) needs no
@@ -44,6 +48,9 @@ def _group(item: pytest.Item) -> str | None:
     if given is not None:
         return str(given.args[0])
     names = set(getattr(item, "fixturenames", ()))
+    cached = sorted(names & CACHE_FIXTURES)
+    if cached:
+        return f"{item.path.name}::{'+'.join(cached)}"
     built = sorted(names & (BUILD_FIXTURES - SHARED_FIXTURES))
     if built:
         return f"{item.path.name}::{'+'.join(built)}"

@@ -22,6 +22,7 @@ from blackpoker.render.actionlist.html import render_pages
 from blackpoker.render.actionlist.pdf import PDF_DIR, build_pdfs, pdf_paths, render_documents
 from blackpoker.render.actionlist.view import all_page, list_pages
 from blackpoker.render.impose import booklet_order, two_up_order
+from blackpoker.render.pdfparts import PartCache
 from sites import SMALL, BuiltSite
 
 A5 = (419.5, 595.3)
@@ -398,7 +399,15 @@ def _lengthen(folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def long_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Rules, Path]:
+def long_parts(tmp_path_factory: pytest.TempPathFactory) -> PartCache:
+    """One cache of parts for the module's builds of lists with long entries (tests/conftest.py keeps the tests
+    that use it on one worker): what one build laid out (every entry that was not made long, the page body, the
+    lists' covers when their page numbers stay) the next one finds, as a build finds what the one before it left."""
+    return PartCache(tmp_path_factory.mktemp("long-parts"))
+
+
+@pytest.fixture(scope="module")
+def long_built(tmp_path_factory: pytest.TempPathFactory, long_parts: PartCache) -> tuple[Rules, Path]:
     from blackpoker.core.paths import DEFINITIONS
 
     definitions = tmp_path_factory.mktemp("long") / "definitions"
@@ -406,7 +415,7 @@ def long_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Rules, Path]:
     _lengthen(definitions)
     rules = load_rules(definitions)
     out = tmp_path_factory.mktemp("long-site")
-    build_pdfs(rules, out)
+    build_pdfs(rules, out, cache=long_parts)
     return rules, out
 
 
@@ -456,10 +465,59 @@ def test_an_entry_taller_than_a_page_keeps_its_headings(long_built: tuple[Rules,
         assert "キャラクターリスト" in pages[start] and "一般兵" in pages[start], page.key
 
 
+@pytest.mark.build  # the small project's lists: seconds
+def test_an_entry_taller_than_a_page_is_laid_out_once_for_every_list_that_shows_it(tmp_path: Path) -> None:
+    """Its document names no list, so the two lists of the small project that show エンド (made taller than a page)
+    alike share one layout of it; the second list asks for it while the first one's is still being laid out (the
+    runner holds that job until both have asked), and waits for it instead of laying it out again."""
+    import threading
+    import time
+
+    from blackpoker.infra.jobs import Inline
+    from blackpoker.render.actionlist.pdf import ListsBuilder
+    from blackpoker.render.pdfparts import PartCache
+
+    definitions = tmp_path / "definitions"
+    shutil.copytree(SMALL / "definitions", definitions)
+    actions = definitions / "actions.yaml"
+    step = "    - 自分のターンを終了し、対戦相手にターンを渡す。\n"
+    text = actions.read_text(encoding="utf-8")
+    assert text.count(step) == 1
+    actions.write_text(text.replace(step, step + "".join(
+        f"    - 追加の手順{i}番目、対象の兵士のオーナーはカードを1枚引き、その後に手札を1枚捨てる。\n"
+        for i in range(1, 61))), encoding="utf-8")
+    rules = load_rules(definitions)
+    showing = [p.key for p in list_pages(rules) if "act-end" in p.anchors]
+    assert len(showing) == 2, showing
+    laid: list[str] = []
+    lock = threading.Lock()
+
+    class HoldingLongParts:
+        """Runs jobs inline; a long entry's layout only once every list has asked for its part (or 30 s)."""
+
+        def submit(self, fn: Callable[..., Any], *args: Any, priority: float = 0, then: float | None = None,
+                   ) -> Future[Any]:
+            if fn.__name__ == "_render_pieces":
+                key = args[-1]
+                with lock:
+                    laid.append(key)
+                deadline = time.monotonic() + 30
+                while builder.used.count(key) < len(showing) and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            return Inline().submit(fn, *args)
+
+    builder = ListsBuilder(rules, HoldingLongParts(), PartCache(tmp_path / "parts"))
+    written = builder.build(tmp_path / "site")
+    assert len(written) == 3 * len(list_pages(rules))
+    assert len(laid) == 1, laid  # one layout, not one per list
+    assert builder.used.count(laid[0]) == len(showing)  # which both lists stamp
+
+
 @needs_poppler
 @pytest.mark.slow
+@pytest.mark.build  # every list's PDFs
 def test_after_very_long_pieces_an_entry_the_frame_would_let_run_past_the_foot_starts_the_next_page(
-        tmp_path: Path) -> None:
+        tmp_path: Path, long_parts: PartCache) -> None:
     """300 KB of flavour text in 兵士召喚 (bench.py's long entry): after its 39 pieces, WeasyPrint let the box of
     リバース run 2.4 pt past the foot of page 47 of the master list; it is moved to the next page instead."""
     from blackpoker.core.paths import DEFINITIONS
@@ -475,7 +533,7 @@ def test_after_very_long_pieces_an_entry_the_frame_would_let_run_past_the_foot_s
     actions.write_text(text.replace(marker, "「" + sentence * (300 * 1024 // len(sentence.encode())) + "」"),
                        encoding="utf-8")
     rules = load_rules(definitions)
-    build_pdfs(rules, tmp_path / "site")
+    build_pdfs(rules, tmp_path / "site", cache=long_parts)
     mast = next(p for p in list_pages(rules) if p.key == "mast")
     assert len(PdfReader(pdf_paths(tmp_path / "site", mast)[0]).pages) > 50
     for anchor in ("act-reverse", "act-soldier-summon"):

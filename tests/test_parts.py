@@ -86,6 +86,37 @@ def test_a_stamp_draws_another_page_and_brings_its_marks(tmp_path: Path) -> None
     assert top is not None and float(top) == pytest.approx(drawn.y - 100.0, abs=0.01)
 
 
+def test_a_part_s_pdf_is_parsed_once_per_thread_and_joins_the_same_from_it(tmp_path: Path) -> None:
+    """part_reader keeps a parsed part for the thread's next join (a worker stamps the same entry batches into
+    several lists): the same reader in the thread, its own in another thread, a new one for a part written again;
+    and a join from a kept reader writes the same bytes as one from a reader of its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from blackpoker.render.pdfparts import part_reader
+
+    cache = PartCache(tmp_path / "cache")
+    base = _part(cache, '<h1 id="base">Base</h1><p><a href="#x.inner">to the stamp</a></p>')
+    extra = _part(cache, '<h2 id="x.inner">Stamped</h2><p><a href="https://example.com/">out</a></p>')
+    stamps = [Stamp(0, extra, 0, 0.0, -100.0, "x."), Stamp(0, extra, 0, 0.0, -200.0, "x.")]
+
+    def joined(name: str) -> bytes:
+        join([base], tmp_path / name, stamps=stamps)
+        return (tmp_path / name).read_bytes()
+
+    with ThreadPoolExecutor(1) as fresh:  # a thread that has read neither part
+        alone = fresh.submit(joined, "alone.pdf").result()
+    first = part_reader(extra.pdf)
+    assert part_reader(extra.pdf) is first
+    assert [joined(f"again-{n}.pdf") for n in range(2)] == [alone, alone]  # from the kept readers
+    assert part_reader(extra.pdf) is first and part_reader(base.pdf) is part_reader(base.pdf)
+    with ThreadPoolExecutor(1) as other:
+        assert other.submit(part_reader, extra.pdf).result() is not first
+    data, info = render_part(_doc('<h2 id="x.inner">Changed</h2>'), "file:///")
+    cache.put(extra.pdf.name.removesuffix(".pdf"), data, info)  # the same part's file written again
+    again = part_reader(extra.pdf)
+    assert again is not first and "Changed" in again.pages[0].extract_text()
+
+
 def test_cache_keeps_only_what_is_retained(tmp_path: Path) -> None:
     cache = PartCache(tmp_path / "cache")
     kept = _part(cache, "<p>kept</p>")
@@ -131,3 +162,41 @@ def test_weasyprint_is_never_used_from_two_threads_at_once(monkeypatch: pytest.M
         parts = list(threads.map(lambda n: render_part(_doc(f"<p>{n}</p>" * 30), "file:///"), range(8)))
     assert most == 1
     assert all(info.pages == parts[0][1].pages for _, info in parts)
+
+
+def test_a_part_is_parsed_again_for_its_links_only_when_it_links_to_the_site_s_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A book part's links to the site's files are rebased (pdfparts.relative_links parses and writes the PDF again);
+    a part without such a link (most chapters: links within the book, to other sites) is written as it was laid
+    out, not parsed again."""
+    import blackpoker.render.pdfparts as pdfparts
+
+    base, site = tmp_path.as_uri() + "/", "https://example.org/rules/"
+    rebased: list[bytes] = []
+    original = pdfparts.relative_links
+
+    def counting(pdf: bytes, at: str, to: str | None = None) -> bytes:
+        rebased.append(pdf)
+        return original(pdf, at, to)
+
+    monkeypatch.setattr(pdfparts, "relative_links", counting)
+    elsewhere = _doc('<h1 id="a">A</h1><p><a href="#a">here</a> <a href="https://example.com/x.html">there</a></p>')
+    data, _ = render_part(elsewhere, base, rebase=pdfparts.Rebase(base, site))
+    assert rebased == []
+    assert data == render_part(elsewhere, base)[0]  # as laid out
+    assert _uris(data) == ["https://example.com/x.html"]
+
+    linked = _doc('<p><a href="actionlist/pdf/all.pdf">the list</a> <a href="https://example.com/x.html">there</a></p>')
+    data, _ = render_part(linked, base, rebase=pdfparts.Rebase(base, site))
+    assert len(rebased) == 1
+    assert _uris(render_part(linked, base)[0]) == [f"{base}actionlist/pdf/all.pdf", "https://example.com/x.html"]
+    assert _uris(data) == [f"{site}actionlist/pdf/all.pdf", "https://example.com/x.html"]
+    data, _ = render_part(linked, base, rebase=pdfparts.Rebase(base, None))
+    assert _uris(data) == ["actionlist/pdf/all.pdf", "https://example.com/x.html"]  # no site: relative to its root
+
+
+def _uris(pdf: bytes) -> list[str]:
+    import io
+
+    return [str(annot.get_object()["/A"]["/URI"]) for page in PdfReader(io.BytesIO(pdf)).pages
+            for annot in page.get("/Annots") or [] if "/A" in annot.get_object()]

@@ -28,6 +28,7 @@ from blackpoker.render.pdfparts import (
     Part,
     PartCache,
     PartInfo,
+    Rebase,
     Stamp,
     css_string,
     digest,
@@ -159,16 +160,14 @@ def site_of(page: str) -> str | None:
 def _render(html: str, base_url: str, cache_dir: str, key: str, site: str | None = None) -> Part:
     """Render one part of the book into the cache, its links to the site's files made absolute under the
     published ``site`` (relative without one), in a worker."""
-    from blackpoker.render.pdfparts import relative_links
-
-    data, info = render_part(html, base_url)
-    return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url, site), info)
+    data, info = render_part(html, base_url, rebase=Rebase(base_url, site))
+    return PartCache(Path(cache_dir)).put(key, data, info)
 
 
 def _render_run(html: str, base_url: str, cache_dir: str, key: str, site: str | None, run: Run) -> Part:
     """Lay out a run of a long piece and keep its pages in the cache (in a worker)."""
-    data, info = render_run(html, base_url, run.first, run.cuttable, run.last, run.names)
-    return PartCache(Path(cache_dir)).put(key, relative_links(data, base_url, site), info)
+    data, info = render_run(html, base_url, run.first, run.cuttable, run.last, run.names, Rebase(base_url, site))
+    return PartCache(Path(cache_dir)).put(key, data, info)
 
 
 class BookBuilder:

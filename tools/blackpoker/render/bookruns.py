@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from blackpoker.render.pdfparts import ENGINE_LOCK, Part, PartInfo, layout, part_info, with_stand_ins
+from blackpoker.render.pdfparts import ENGINE_LOCK, Part, PartInfo, Rebase, layout, part_info, with_stand_ins, written
 
 if TYPE_CHECKING:
     from weasyprint.document import Document
@@ -172,14 +172,15 @@ def kept_pages(document: Document, first: int, cuttable: frozenset[int], names: 
 
 
 def render_run(html: str, base_url: str, first: int, cuttable: frozenset[int], last: bool,
-               names: Mapping[str, int]) -> tuple[bytes, PartInfo]:
-    """Lay out a run (in a worker) and write the pages it keeps (all of the last run's)."""
+               names: Mapping[str, int], rebase: Rebase | None = None) -> tuple[bytes, PartInfo]:
+    """Lay out a run (in a worker) and write the pages it keeps (all of the last run's), its links ``rebase``d
+    (pdfparts.written)."""
     html, stand_ins = with_stand_ins(html)
     with ENGINE_LOCK:
         document = layout(html, base_url)
         if not last:
             document = document.copy(document.pages[:kept_pages(document, first, cuttable, names)])
-        return document.write_pdf(), part_info(document, stand_ins)
+        return written(document, rebase), part_info(document, stand_ins)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import io
 import json
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ from blackpoker.infra.cache import discard, file_digest
 from blackpoker.infra.fsutil import write_atomic
 
 if TYPE_CHECKING:
-    from pypdf import PdfWriter
+    from pypdf import PdfReader, PdfWriter
     from pypdf.generic import IndirectObject, TreeObject
     from weasyprint.document import Document
 
@@ -268,12 +269,39 @@ def _font_config() -> object:
     return _FONTS[0]
 
 
-def render_part(html: str, base_url: str, *, pieces: bool = False) -> tuple[bytes, PartInfo]:
-    """Lay out and write one part (runs in a worker process); ``pieces``: see :func:`part_info`."""
+@dataclass(frozen=True)
+class Rebase:
+    """Links to the site's files, which WeasyPrint writes as absolute URIs under ``base`` (the work folder), made
+    absolute under ``site`` (relative without one): see :func:`relative_links`."""
+
+    base: str
+    site: str | None
+
+
+def links_under(document: Document, base: str) -> bool:
+    """Whether a laid-out document links to an address under ``base``: the links WeasyPrint writes as URIs are
+    its pages' external links, with the same addresses."""
+    return any(kind == "external" and target.startswith(base)
+               for page in document.pages for kind, target, *_ in page.links)
+
+
+def written(document: Document, rebase: Rebase | None = None) -> bytes:
+    """The PDF of a laid-out document (the caller holds :data:`ENGINE_LOCK`), its links rebased (``rebase``): the
+    PDF is parsed again for that only when the document has such a link (most of the book's chapters have none)."""
+    data: bytes = document.write_pdf()
+    if rebase is not None and links_under(document, rebase.base):
+        return relative_links(data, rebase.base, rebase.site)
+    return data
+
+
+def render_part(html: str, base_url: str, *, pieces: bool = False, rebase: Rebase | None = None,
+                ) -> tuple[bytes, PartInfo]:
+    """Lay out and write one part (runs in a worker process); ``pieces``: see :func:`part_info`; ``rebase``: see
+    :func:`written`."""
     html, stand_ins = with_stand_ins(html)
     with ENGINE_LOCK:
         document = layout(html, base_url)
-        return document.write_pdf(), part_info(document, stand_ins, pieces=pieces)
+        return written(document, rebase), part_info(document, stand_ins, pieces=pieces)
 
 
 def layout(html: str, base_url: str) -> Document:
@@ -328,6 +356,34 @@ def local_fetcher(base_url: str) -> Any:
 
 # --- joining ------------------------------------------------------------------------------------------
 
+READERS_BYTES = 16 * 2**20  # the parsed parts kept per thread for stamping: at most this much PDF (see part_reader)
+_READERS = threading.local()
+
+
+def part_reader(pdf: Path) -> PdfReader:
+    """A stamped part's PDF parsed, kept for the next join in this thread (pypdf's readers are not safe to share
+    between threads): the action lists stamp the same entry batches (and a long entry's pieces) into every list
+    that shows them, and a worker joins several lists, so each is parsed once per worker, not once per list. A
+    join only reads from a reader (what it takes is cloned into its writer). Keyed by the file as it is on disk
+    (inode, size, time), so a part written again is read again; the least recently used are dropped beyond
+    :data:`READERS_BYTES` of files, so a worker's memory stays bounded."""
+    from pypdf import PdfReader
+
+    stat = pdf.stat()
+    key = (str(pdf), stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    kept: OrderedDict[tuple[str, int, int, int], PdfReader] | None = getattr(_READERS, "kept", None)
+    if kept is None:
+        kept = _READERS.kept = OrderedDict()
+    reader = kept.get(key)
+    if reader is not None:
+        kept.move_to_end(key)
+        return reader
+    reader = kept[key] = PdfReader(pdf)
+    while sum(size for _, _, size, _ in kept) > READERS_BYTES and len(kept) > 1:
+        kept.popitem(last=False)
+    return reader
+
+
 Outline = tuple[Bookmark, list[Any]]  # a bookmark and its children (Outline items: recursive)
 
 
@@ -377,7 +433,7 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
     offset = 0
     info_source = None
     for index, part in enumerate(parts):
-        reader = PdfReader(part.pdf)
+        reader = PdfReader(part.pdf)  # read once: a list's frame, a chapter of the book
         if len(reader.pages) != part.info.pages:
             raise ValueError(f"{part.pdf} has {len(reader.pages)} pages, its record says {part.info.pages}")
         for page in reader.pages:
@@ -434,7 +490,6 @@ def join(parts: Sequence[Part], target: Path, *, stamps: Sequence[Stamp] = (), m
 
 def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], list[Bookmark]]:
     """Draw each stamp as a Form XObject (its content is not parsed) and carry over its links and marks."""
-    from pypdf import PdfReader
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
     from blackpoker.render.impose import as_xobject
@@ -463,7 +518,7 @@ def _stamp(writer: PdfWriter, stamps: Sequence[Stamp]) -> tuple[list[Anchor], li
         annots = ArrayObject(page.get("/Annots") or [])
         for i, stamp in enumerate(page_stamps):
             if stamp.part.pdf not in readers:
-                readers[stamp.part.pdf] = PdfReader(stamp.part.pdf)
+                readers[stamp.part.pdf] = part_reader(stamp.part.pdf)
             reader = readers[stamp.part.pdf]
             key = (stamp.part.pdf, stamp.page)
             if key not in xobjects:

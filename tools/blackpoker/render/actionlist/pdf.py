@@ -24,7 +24,9 @@ frame puts it (or, a group's first, it leaves its headings alone on the page bef
 with its headings if it has any, and goes on over as many pages as it takes: it is laid out alone on the
 lists' own pages, as it would start a page in its list (the headings there but invisible), and WeasyPrint
 breaks it; the frame is laid out again with a box for each piece (the first fills the rest of its page, the
-others start the pages after it), and each piece is stamped into its box.
+others start the pages after it), and each piece is stamped into its box. The entry's document names no list, so
+the lists that show the same entry under the same headings share one layout of it (the costliest part of a long
+entry), laid out once even when their threads ask for it at the same time.
 
 An edit re-renders the entry's batch (a fraction of a second on the core the book leaves free), plus the
 frames of the lists whose entry heights it changes and the covers whose page numbers it moves. A test
@@ -33,6 +35,7 @@ checks that the lists look exactly like the same list rendered as one document.
 
 from __future__ import annotations
 
+import functools
 import re
 import tempfile
 import threading
@@ -146,6 +149,7 @@ class PrintDoc:
     css: str = ""
     running_literal: bool = False
     running_strings: bool = True  # the hidden running-head strings (the cover alone draws no running heads)
+    shared: bool = False  # laid out once for every list that shows it: the document names no list (its title)
 
 
 def whole(page: ListPage) -> tuple[SectionPart, ...]:
@@ -191,6 +195,16 @@ def _render_run(html: str, cache_dir: str, key: str, run: Run) -> Part:
     """A run of a long list's frame (see bookruns)."""
     data, info = render_run(html, BASE_URL, run.first, run.cuttable, run.last, run.names)
     return PartCache(Path(cache_dir)).put(key, data, info)
+
+
+def _pass_on(to: Future[Part], future: Future[Part]) -> None:
+    """Give ``to`` the outcome of ``future`` (a part rendered for every list that asked for it)."""
+    if future.cancelled():
+        to.cancel()
+    elif (error := future.exception()) is not None:
+        to.set_exception(error)
+    else:
+        to.set_result(future.result())
 
 
 def _foot(box: Anchor) -> float:
@@ -265,6 +279,8 @@ class ListsBuilder:
         self.used: list[str] = []
         self._body: tuple[float, float] | None = None
         self._body_lock = threading.Lock()
+        self._parts: dict[str, Future[Part]] = {}  # every part asked for, by key (see _part)
+        self._parts_lock = threading.Lock()
         self.env = make_environment(rules)
         self.pages = list_pages(rules)
         self.head = self.env.from_string(
@@ -273,11 +289,26 @@ class ListsBuilder:
             "<style>{{ css | safe }}</style></head><body>")
 
     def _part(self, kind: str, html: str, priority: float = LATER, *, pieces: bool = False) -> Future[Part]:
+        """The part of this HTML: from the cache, or rendered by the runner; once per builder, however many lists
+        ask for it and from however many threads at once (the one future is shared: a long entry's pieces, which
+        several lists show, cost seconds each)."""
         key = part_key(kind, html, self.salt)
-        self.used.append(key)
-        cached = self.cache.get(key)
-        return done(cached) if cached is not None else self.runner.submit(
-            _render_pieces if pieces else _render, html, str(self.cache.dir), key, priority=priority)
+        with self._parts_lock:
+            self.used.append(key)
+            known = self._parts.get(key)
+            if known is not None:
+                return known
+            mine: Future[Part] = Future()
+            self._parts[key] = mine
+        try:
+            cached = self.cache.get(key)
+            future = done(cached) if cached is not None else self.runner.submit(
+                _render_pieces if pieces else _render, html, str(self.cache.dir), key, priority=priority)
+        except BaseException as exc:
+            mine.set_exception(exc)
+            raise
+        future.add_done_callback(functools.partial(_pass_on, mine))
+        return mine
 
     def laid_frame(self, key: str, html: str) -> Frame:
         """A list's frame laid out: as one document, or in runs (a long list), then numbered by folios."""
@@ -324,7 +355,8 @@ class ListsBuilder:
 
     def long_html(self, page: ListPage, anchor: str, html: str, body: float) -> str:
         """An entry of ``page`` alone, as it starts a page of the list: its headings (invisible) if it is its
-        group's first, its ids as in a batch's first entry (see :func:`_renamed`).
+        group's first, its ids as in a batch's first entry (see :func:`_renamed`). Nothing of it names the list,
+        so every list that shows the entry alike (same HTML, same headings) gets the same part.
 
         A spacer taller than the page body (``body`` px) fills the first page, so the entry starts the second
         after an unforced break, as in the list (where margins at the top of a page are truncated).
@@ -337,7 +369,7 @@ class ListsBuilder:
                                                      () if first else (ev,)),))
         return self.env.get_template("print.html").render({**page_context(self.rules, page, self.pages), "doc": PrintDoc(
             (run,), css=LONG_CSS, running_strings=False, drawn={anchor: _renamed(html, 0)}, spacer=body + 1,
-            spacer_section=index > 0)})
+            spacer_section=index > 0, shared=True)})
 
     def variants(self) -> tuple[dict[tuple[str, str], Variant], dict[str, list[str]]]:
         """(list key, entry anchor) → its variant, and each batch's variants' HTML in order of appearance.
