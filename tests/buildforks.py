@@ -33,7 +33,7 @@ from types import TracebackType
 # (a fork of a process with threads may inherit a held lock): it waits on its listening socket and on stdin (its
 # end: the test closed it or ended), and reaps its children between requests.
 SERVER = r'''
-import importlib, json, os, selectors, socket, sys
+import gc, importlib, json, os, selectors, socket, sys
 
 def preload():
     import blackpoker.cli.main  # noqa: F401  the command line, as `python -m blackpoker` imports it
@@ -102,7 +102,9 @@ def serve(loaded):
                     pass
                 connection.close()
 
-job = serve(preload())
+loaded = preload()
+gc.freeze()  # what was imported stays out of the children's collections (no scan of it, no copy of its pages)
+job = serve(loaded)
 if job is not None:
     connection, fds, request, stale = job
     connection.close()
