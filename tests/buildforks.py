@@ -24,6 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -85,7 +86,7 @@ def serve(loaded):
                 return connection, fds, request, stale
             for fd in fds:
                 os.close(fd)
-            connection.sendall(f"{pid}\n".encode())
+            connection.sendall(f"{pid} {'fresh' if stale else 'forked'}\n".encode())
             children[pid] = connection
         while children:
             try:
@@ -102,6 +103,7 @@ def serve(loaded):
                     pass
                 connection.close()
 
+SEED = os.environ.get("PYTHONHASHSEED")
 loaded = preload()
 gc.freeze()  # what was imported stays out of the children's collections (no scan of it, no copy of its pages)
 job = serve(loaded)
@@ -117,7 +119,9 @@ if job is not None:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    if stale:  # the toolkit's code changed since it was imported here: a fresh interpreter runs it
+    if stale:  # the toolkit's code changed since it was imported here: a fresh interpreter runs it, same seed
+        if SEED is not None:
+            os.environ["PYTHONHASHSEED"] = SEED
         os.execv(sys.executable, [sys.executable, "-m", "blackpoker", *request["args"]])
     sys.argv = ["blackpoker", *request["args"]]
     from blackpoker.cli.main import main
@@ -151,7 +155,9 @@ class Build:
         self.args = list(args)
         self._connection = connection
         self._answer = b""
-        self.pid = int(self._line(None))
+        pid, how = self._line(None).split()
+        self.pid = int(pid)
+        self.fresh = how == "fresh"  # run by a new interpreter: the toolkit's code changed since the server read it
         self.returncode: int | None = None
         self.stdout = os.fdopen(stdout, "r", encoding="utf-8", errors="backslashreplace") if stdout is not None else None
 
@@ -185,16 +191,21 @@ class Build:
 
     def communicate(self, timeout: float | None = None) -> tuple[str, None]:
         """All the output (stdout and stderr), once the build has ended; kills it when ``timeout`` runs out."""
-        assert self.stdout is not None
+        stream = self.stdout
+        assert stream is not None
+        start, output = time.monotonic(), list[str]()
+        reader = threading.Thread(target=lambda: output.append(stream.read()), daemon=True)  # a read may hang
+        reader.start()
+        reader.join(timeout)
         try:
-            output = self.stdout.read()
-            self.wait(timeout)
+            if reader.is_alive():
+                raise subprocess.TimeoutExpired(self.args, timeout or 0)
+            self.wait(None if timeout is None else max(0.0, timeout - (time.monotonic() - start)))
         except subprocess.TimeoutExpired:
             self.kill()
             raise
-        finally:
-            self.stdout.close()
-        return output, None
+        stream.close()
+        return output[0], None
 
     def kill(self) -> None:
         if self.returncode is None:
@@ -202,6 +213,14 @@ class Build:
                 os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+class Done(subprocess.CompletedProcess[str]):
+    """A finished build: a ``CompletedProcess`` that also says whether a fresh interpreter ran it (``fresh``)."""
+
+    def __init__(self, args: list[str], returncode: int, stdout: str, stderr: str, *, fresh: bool) -> None:
+        super().__init__(args, returncode, stdout, stderr)
+        self.fresh = fresh
 
 
 class Forks:
@@ -248,7 +267,7 @@ class Forks:
         return Build(connection, read_end, args)
 
     def run(self, *args: str, cwd: Path | None = None, env: Mapping[str, str] | None = None,
-            timeout: float = 900) -> subprocess.CompletedProcess[str]:
+            timeout: float = 900) -> Done:
         """Like ``subprocess.run([python, "-m", "blackpoker", *args], capture_output=True, text=True)``."""
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             build = self.start(*args, cwd=cwd, env=env, capture=False, stdout=out.fileno(), stderr=err.fileno())
@@ -260,7 +279,7 @@ class Forks:
             out.seek(0)
             err.seek(0)
             text = [f.read().decode("utf-8", errors="backslashreplace") for f in (out, err)]
-        return subprocess.CompletedProcess(["blackpoker", *args], code, text[0], text[1])
+        return Done(["blackpoker", *args], code, text[0], text[1], fresh=build.fresh)
 
     def close(self) -> None:
         if self._server.poll() is None:
