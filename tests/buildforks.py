@@ -74,7 +74,9 @@ def serve(loaded):
             if key.fileobj is sys.stdin:
                 return None  # the test is done (or gone): the children it started end by themselves
             connection, _ = listener.accept()
-            message, fds, _, _ = socket.recv_fds(connection, 1 << 20, 2)
+            message, fds, _, _ = socket.recv_fds(connection, 1 << 16, 2)
+            while chunk := connection.recv(1 << 16):  # the rest of the request, to its end (the client's shutdown)
+                message += chunk
             request = json.loads(message)
             stale = any(_stat(path) != seen for path, seen in loaded.items())
             pid = os.fork()
@@ -261,6 +263,7 @@ class Forks:
         try:
             connection.connect(self.address)
             socket.send_fds(connection, [request], fds)
+            connection.shutdown(socket.SHUT_WR)  # the request is whole; the answers come back
         finally:
             if capture:
                 os.close(fds[0])
