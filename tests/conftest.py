@@ -11,7 +11,7 @@ import pytest
 from hypothesis import settings
 
 import xdistgroups
-from sites import BuiltSite, rulebook_of, shared_site
+from sites import BuiltSite, OtherEdition, other_edition_site, rulebook_of, shared_site
 
 # Sphinx's test fixtures and the directive tests' roots (tests/roots/); the browser tests' Chromium, engine site
 # and warm context, one per worker (tests/browsers.py)
@@ -26,7 +26,7 @@ if os.environ.get("CI"):
 
 # Fixtures that are a full build (or a copy of one): a test that uses one, directly or through another fixture, is
 # marked `build` here, so the mark cannot be forgotten. A test that builds in its body carries the mark itself.
-BUILD_FIXTURES = frozenset({"built_rulebook", "built_site", "built", "long_built"})
+BUILD_FIXTURES = frozenset({"built_rulebook", "built_site", "built", "long_built", "other_edition"})
 SHARED_FIXTURES = frozenset({"built_rulebook", "built_site"})  # the run's one full build, for every worker
 
 
@@ -39,11 +39,11 @@ CACHE_FIXTURES = frozenset({"long_parts"})
 
 def _group(item: pytest.Item) -> str | None:
     """The pytest-xdist group of a test: the tests of a module's build fixture share a worker, so it is built once
-    (and those of a cache its builds share, CACHE_FIXTURES, so it is filled once);
-    so do the other tests of a module that share a module fixture (rendered pages, a kept engine); the rest go
-    wherever a worker is free (the browser, the engine site and its warm context are the worker's:
-    tests/browsers.py). The run's shared build (``built_site``, and ``built_rulebook`` read from it) needs no
-    group: it is made once for all workers (sites.shared_site)."""
+    (and those of a cache its builds share, CACHE_FIXTURES, so it is filled once); the tests of a session build
+    fixture (``other_edition``), whatever their module, share one too; so do the other tests of a module that share
+    a module fixture (rendered pages, a kept engine); the rest go wherever a worker is free (the browser, the engine
+    site and its warm context are the worker's: tests/browsers.py). The run's shared build (``built_site``, and
+    ``built_rulebook`` read from it) needs no group: it is made once for all workers (sites.shared_site)."""
     given = item.get_closest_marker("xdist_group")  # a test that asks for a build at run time says so itself
     if given is not None:
         return str(given.args[0])
@@ -51,11 +51,14 @@ def _group(item: pytest.Item) -> str | None:
     cached = sorted(names & CACHE_FIXTURES)
     if cached:
         return f"{item.path.name}::{'+'.join(cached)}"
-    built = sorted(names & (BUILD_FIXTURES - SHARED_FIXTURES))
-    if built:
-        return f"{item.path.name}::{'+'.join(built)}"
     info = getattr(item, "_fixtureinfo", None)
     defs = info.name2fixturedefs if info is not None else {}
+    built = sorted(names & (BUILD_FIXTURES - SHARED_FIXTURES))
+    session = [n for n in built if n in defs and defs[n][-1].scope == "session"]
+    if session:  # one group for every module that uses it, or each worker would build it
+        return "+".join(session)
+    if built:
+        return f"{item.path.name}::{'+'.join(built)}"
     if any(n in defs and defs[n][-1].scope in ("module", "package") for n in names - CHEAP_FIXTURES):
         return item.path.name
     return None
@@ -110,3 +113,11 @@ def built_rulebook(built_site: BuiltSite, tmp_path_factory: pytest.TempPathFacto
     ``build_rulebook`` leaves it: (its published files, a Sphinx work folder with the single page and the book's
     parts). Tests must not write into either: copy first."""
     return rulebook_of(built_site, tmp_path_factory.mktemp("rulebook-work"))
+
+
+@pytest.fixture(scope="session")
+def other_edition(built_site: BuiltSite, tmp_path_factory: pytest.TempPathFactory) -> OtherEdition:
+    """One build of v8.1 edited into another edition, with v8.2 beside it, from the shared build's cache
+    (sites.other_edition_site), for the tests of that edition's site and of an edit that runs nothing of v8.2. Its
+    tests are one xdist group (``_group``), so it is built once per run. Tests must not write into it."""
+    return other_edition_site(built_site, tmp_path_factory.mktemp("other-edition"))

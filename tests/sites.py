@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from blackpoker.core.paths import DEFINITIONS
+from blackpoker.core.paths import DEFINITIONS, ROOT
 from blackpoker.pipeline.build import CACHE, build
 
 SMALL = Path(__file__).resolve().parent / "projects" / "small"  # its definitions/ and its prose, source/
@@ -101,6 +101,39 @@ def copy_site(built: BuiltSite, out: Path) -> None:
     """The shared site into ``out`` and its cache beside it, as if a build of ``out`` had made them."""
     shutil.copytree(built.site, out, symlinks=True)
     copy_cache(built, out.parent / CACHE)
+
+
+@dataclass(frozen=True)
+class OtherEdition:
+    """A build of definitions other than the repository's, with the editions of editions/ beside them (see
+    :func:`other_edition_site`): the site, its definitions, what the build said and its seconds."""
+
+    site: Path
+    definitions: Path
+    lines: tuple[str, ...]
+    seconds: float
+
+
+WORDING = ("数字分加算される。その印として", "数字分だけ加算される。その印として")  # an edit of v8.1's wording
+
+
+def other_edition_site(built: BuiltSite, root: Path) -> OtherEdition:
+    """v8.1 edited into another edition (tests/editions.py: ``simulated: false``, メテオ that the simulator has no
+    effect for, explicit official ids; and one action's wording changed) beside a copy of editions/, built from a
+    copy of the cache of the run's build of both editions: what the edit leaves unchanged (v8.2's steps, the PDF
+    parts that show no changed entry) is reused, as a maintainer's next build reuses it. One build for the tests of such an edition's site
+    (test_other_edition_build.py) and of an edit in v8.1 that must run nothing of v8.2 (test_editions_build.py)."""
+    from editions import edition
+    definitions = edition(root / "definitions", simulated=False, official_ids=True)
+    actions = definitions / "actions.yaml"  # and a wording changed (an entry v8.2 has too)
+    text = actions.read_text(encoding="utf-8")
+    assert text.count(WORDING[0]) == 1, WORDING
+    actions.write_text(text.replace(*WORDING), encoding="utf-8")
+    shutil.copytree(ROOT / "editions", root / "editions")
+    copy_cache(built, root / "cache")
+    lines: list[str] = []
+    report = build(definitions, root / "site", progress=lines.append, cache_dir=root / "cache")
+    return OtherEdition(root / "site", definitions, tuple(lines), report.seconds)
 
 
 def keep_the_runtime(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,15 +6,16 @@ The end-to-end test edits a copy of the checkout (definitions, an action-list te
 rulebook's CSS, a worked example, the code) and after each edit compares the incremental site with a build
 that has no step cache and no Sphinx environment. It is slow (a dozen builds), so the copy's definitions and
 prose are the small rules project's (tests/projects/small): what it asserts holds for any rules, and each of
-its builds takes seconds instead of minutes.
+its builds takes seconds instead of minutes. The builds are forked children of interpreters that imported the
+toolkit and Sphinx once (tests/buildforks.py): the incremental builds of one, the clean ones of another, with
+another hash seed.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from blackpoker.infra import toolchain as toolchain_module
 from blackpoker.pipeline import build as build_module
 from blackpoker.pipeline.build import CACHE, MARKER, STEPS, build_inputs, kept_state_key, step_key
 from blackpoker.pipeline.code import code_closure
+from buildforks import Forks, two_seeds
 from clirun import run_cli
 from sites import SMALL, small_project
 
@@ -114,11 +116,23 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy
 
 
-def _build(checkout: Path, out: Path) -> str:
+@pytest.fixture(scope="module")
+def builders(checkout: Path) -> Iterator[tuple[Forks, Forks]]:
+    """Where the builds run: forked children of two interpreters that imported the copy's toolkit (tests/buildforks.py),
+    the incremental builds in one and the clean ones in the other, each with its own hash seed, so an incremental
+    build is compared with a clean one made under another seed (as when each build was a new interpreter)."""
     env = {**os.environ, "PYTHONPATH": str(checkout / "tools")}
-    done = subprocess.run([sys.executable, "-m", "blackpoker", "build", "--out", str(out)], cwd=checkout, env=env,
-                          capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr
+    incremental, clean = two_seeds()
+    with Forks(env=env, seed=incremental, cwd=checkout) as first, Forks(env=env, seed=clean, cwd=checkout) as second:
+        assert first.package == second.package == checkout / "tools" / "blackpoker"  # the copy's code, not ours
+        yield first, second
+
+
+def _build(builder: Forks, checkout: Path, out: Path, *, code_edited: bool = False) -> str:
+    """A build of the copy; a fresh interpreter runs it once the copy's code is edited (the server's is stale)."""
+    done = builder.run("build", "--out", str(out), cwd=checkout)
+    assert done.returncode == 0, f"hash seed {builder.seed}: {done.stderr}"
+    assert done.fresh == code_edited, "the build ran stale code" if code_edited else "the build was not forked"
     return done.stderr
 
 
@@ -126,11 +140,11 @@ def _snapshot(out: Path) -> dict[str, bytes]:
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and p.name != MARKER}
 
 
-def _reference(checkout: Path, folder: Path, parts: Path) -> dict[str, bytes]:
+def _reference(builder: Forks, checkout: Path, folder: Path, parts: Path, *, code_edited: bool) -> dict[str, bytes]:
     """A build with no step cache and no Sphinx environment; the rendered PDF parts (keyed by their HTML, CSS
     and toolchain) are shared, or a dozen builds would render every page again."""
     shutil.copytree(parts, folder / CACHE / "parts")
-    _build(checkout, folder / "site")
+    _build(builder, checkout, folder / "site", code_edited=code_edited)
     return _snapshot(folder / "site")
 
 
@@ -153,17 +167,22 @@ EDITS = [  # (what, file, old, new, a published file that must change)
 
 @pytest.mark.build
 @pytest.mark.slow  # a dozen full builds
-def test_after_an_edit_of_every_input_kind_an_incremental_build_equals_a_clean_one(checkout: Path,
-                                                                                    tmp_path: Path) -> None:
+def test_after_an_edit_of_every_input_kind_an_incremental_build_equals_a_clean_one(
+        checkout: Path, builders: tuple[Forks, Forks], tmp_path: Path) -> None:
+    incremental, clean = builders
     site = tmp_path / "incremental" / "site"
-    _build(checkout, site)
+    _build(incremental, checkout, site)
+    code_edited = False
     for n, (what, name, old, new, shows) in enumerate(EDITS):
         before = _snapshot(site)
         _edit(checkout / name, old, new)
-        _build(checkout, site)
+        code_edited = code_edited or name.startswith("tools/")
+        _build(incremental, checkout, site, code_edited=code_edited)
         after = _snapshot(site)
         if shows is not None:
             assert after.get(shows) != before.get(shows), f"the {what} edit does not show in {shows}"
-        reference = _reference(checkout, tmp_path / f"clean-{n}", tmp_path / "incremental" / CACHE / "parts")
+        reference = _reference(clean, checkout, tmp_path / f"clean-{n}", tmp_path / "incremental" / CACHE / "parts",
+                               code_edited=code_edited)
         differ = sorted(k for k in after.keys() | reference.keys() if after.get(k) != reference.get(k))
-        assert differ == [], f"after the {what} edit, the incremental build differs from a clean one"
+        assert differ == [], (f"after the {what} edit, the incremental build (hash seed {incremental.seed}) differs "
+                              f"from a clean one (hash seed {clean.seed}): {differ}")

@@ -1,20 +1,18 @@
 """The site publishes every edition: 第8.1版 at the root as before, 第8.2版 under v8.2/ with its action lists
 (HTML and PDF), its JSON and its verified scenarios, a switcher on every list page, and 版の違い between them; an
 edit in 第8.1版 runs nothing of 第8.2版. The run's shared full build (`built_site`: definitions/ with editions/
-beside it), then one edit from its cache."""
+beside it), then v8.1 edited into another edition from its cache (`other_edition`, which test_other_edition_build.py
+reads too)."""
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from blackpoker.core.paths import DEFINITIONS, ROOT
-from blackpoker.pipeline.build import build
 from htmlcheck import ids_of
-from sites import BuiltSite, copy_cache
+from sites import BuiltSite, OtherEdition
 
 pytestmark = [pytest.mark.slow, pytest.mark.build]  # full builds of both editions
 
@@ -60,16 +58,14 @@ def test_the_changes_page_links_into_v82(site: tuple[Path, list[str]]) -> None:
     assert (out / "changes" / "../v8.2/actionlist/html/all.html").resolve().is_file()
 
 
-def test_an_edit_in_v81_runs_nothing_of_v82(tmp_path: Path, built_site: BuiltSite) -> None:
-    root, out = tmp_path, tmp_path / "site"  # both editions, with the cache of their build
-    shutil.copytree(DEFINITIONS, root / "definitions")
-    shutil.copytree(ROOT / "editions", root / "editions")
-    copy_cache(built_site, root / "cache")
-    actions = root / "definitions" / "actions.yaml"
-    actions.write_text(actions.read_text(encoding="utf-8").replace(
-        "数字分加算される。その印として", "数字分だけ加算される。その印として", 1), encoding="utf-8")
-    lines: list[str] = []
-    report = build(root / "definitions", out, progress=lines.append, cache_dir=root / "cache")
-    print("\n".join(lines), f"\nafter an edit in v8.1: {report.seconds:.1f} s")
+def test_an_edit_in_v81_runs_nothing_of_v82(other_edition: OtherEdition) -> None:
+    """v8.1 edited (a wording changed, an action added, official ids, ``simulated: false``), both built from the
+    cache of their build: v8.1's steps run again, v8.2's are all reused."""
+    lines = list(other_edition.lines)
+    print("\n".join(lines), f"\nafter an edit in v8.1: {other_edition.seconds:.1f} s")
     v82 = [line for line in lines if "[第8.2版]" in line]
     assert len(v82) == 3 and all(line.startswith("  = ") and "unchanged" in line for line in v82), lines
+    v81 = [line for line in lines if line.startswith("  ✓ ") and "[第8.2版]" not in line]
+    assert any(line.startswith("  ✓ action lists (HTML + PDF)") for line in v81), lines  # it did run v8.1's
+    page = (other_edition.site / "changes" / "v8.1-v8.2.html").read_text(encoding="utf-8")  # from the edited v8.1
+    assert "メテオ" in page.partition('<h2 id="removed">')[2].partition("</ul>")[0]

@@ -1,7 +1,8 @@
 """``blackpoker build`` end to end on definitions other than the repository's: an edition that declares
 ``simulated: false``, holds an action the simulator does not know (メテオ) and gives explicit official ids. The
 site is published with the action in the rulebook and the lists, the report lists what is not simulated, every
-official anchor resolves on the entry's pages and every official path leads there."""
+official anchor resolves on the entry's pages and every official path leads there. The build is the session's
+``other_edition`` (conftest.py), with v8.2 beside it: test_editions_build.py reads it too."""
 
 from __future__ import annotations
 
@@ -13,25 +14,17 @@ import pytest
 from blackpoker.core.kinds import anchor, named_entries, official_anchors, rulebook_page
 from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
-from blackpoker.pipeline.build import build
 from blackpoker.render.officialpaths import RULEBOOK_PDFS, moved_pages, same_paths
-from editions import edition
 from htmlcheck import ids_of, ids_on_disk, redirect_route
-from sites import BuiltSite, copy_cache
+from sites import OtherEdition
 
 pytestmark = [pytest.mark.slow, pytest.mark.build]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory, built_site: BuiltSite) -> tuple[Path, Rules, list[str]]:
-    """The edition's build, from a copy of the cache of the run's build of definitions/: what the edition leaves
-    unchanged (the PDF parts that show no changed entry) is reused, as a maintainer's next build reuses it."""
-    root = tmp_path_factory.mktemp("edition")
-    defs = edition(root / "defs", simulated=False, official_ids=True)
-    copy_cache(built_site, root / "cache")
-    lines: list[str] = []
-    build(defs, root / "site", progress=lines.append, cache_dir=root / "cache")
-    return root / "site", load_rules(defs), lines
+def built(other_edition: OtherEdition) -> tuple[Path, Rules, list[str]]:
+    """The edition's site (the shared build's root: v8.2 is in its folder), its rules and what the build said."""
+    return other_edition.site, load_rules(other_edition.definitions), list(other_edition.lines)
 
 
 def test_the_unsimulated_action_is_published_and_reported(built: tuple[Path, Rules, list[str]]) -> None:

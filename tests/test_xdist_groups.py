@@ -84,3 +84,31 @@ def test_xdist_s_own_loadgroup_still_loses_the_groups(tmp_path: Path) -> None:
     assert len(theirs["one"]) > 1 or len(theirs["two"]) > 1, (
         f"pytest-xdist's own --dist loadgroup kept each group on one worker ({dict(theirs)}): it works with this "
         "pytest again, so tests/xdistgroups.py and its hooks in conftest.py are no longer needed")
+
+
+DUMP = '''
+def pytest_collection_finish(session):
+    for item in session.items:
+        marker = item.get_closest_marker("xdist_group")
+        print("GROUP", item.nodeid, marker.args[0] if marker else "-")
+'''
+
+
+def test_the_tests_of_a_session_build_are_one_group_across_files(tmp_path: Path) -> None:
+    """``other_edition`` (conftest.py) is read by two files: their tests of it are one group, so one worker builds
+    it once; the same files' other tests are in no group of it (test_editions_build.py's read the shared build)."""
+    (tmp_path / "groupsdump.py").write_text(DUMP, encoding="utf-8")
+    tests = Path(__file__).parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    env.pop("PYTEST_ADDOPTS", None)
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-p",
+                           "groupsdump", "-n", "0", str(tests / "test_other_edition_build.py"),
+                           str(tests / "test_editions_build.py")], cwd=tests.parent, env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    groups = dict(line.split()[1:] for line in done.stdout.splitlines() if line.startswith("GROUP "))
+    other = {test for test, group in groups.items() if group == "other_edition"}
+    assert {t.partition("::")[0] for t in other} == {"tests/test_other_edition_build.py", "tests/test_editions_build.py"}
+    assert other == {t for t in groups if t.startswith("tests/test_other_edition_build.py")} | {
+        "tests/test_editions_build.py::test_an_edit_in_v81_runs_nothing_of_v82"}
+    assert all(groups[t] == "-" for t in groups.keys() - other), groups
