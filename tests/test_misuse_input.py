@@ -181,3 +181,16 @@ def test_the_book_pdfs_title_is_the_edition_as_written(tmp_path: Path) -> None:
     pdf = layout(front, single.parent.resolve().as_uri() + "/").write_pdf()
     metadata = PdfReader(io.BytesIO(pdf)).metadata
     assert metadata is not None and metadata.title == f"{title} {edition}"
+
+
+@pytest.mark.parametrize("escape", [r"\u001b]52;c;ZWNobyBwd25lZA==\u0007\u001b[2J", r"\u200b", r"\u0085"])
+def test_a_game_record_s_json_escape_is_held_to_the_same_rule(tmp_path: Path, escape: str) -> None:
+    """JSON escapes a record writes (\\u001b …) are read as the characters they name and refused where read,
+    like YAML's: located, exit 2, nothing raw printed to the terminal."""
+    record = tmp_path / "r.json"
+    record.write_text('{"ruleset": "v8.1",\n "format": "std' + escape + '", "seed": 1, "decisions": []}',
+                      encoding="utf-8")
+    result = _run("sim", "replay", str(record))
+    assert result.returncode == 2, result.stderr
+    assert "r.json:2:" in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert not any(printable(c) != c for c in result.stderr.replace("\n", "")), repr(result.stderr)
