@@ -352,3 +352,29 @@ def test_a_key_is_the_same_wherever_the_definitions_are(tmp_path: Path) -> None:
         (definitions / "actions.yaml").write_text("actions: []\n", encoding="utf-8")
         keys.append(fingerprint([definitions / "actions.yaml", code], "export"))
     assert keys[0] == keys[1]
+
+
+@pytest.mark.build
+def test_a_build_after_every_cached_part_was_cut_short_rebuilds_them_and_publishes_whole_pdfs(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Item 3, end to end: every laid-out part in the cache truncated, and the steps' own entries gone, so the
+    rulebook and the lists are made again from the parts. The build discards the damaged parts (one warning each),
+    lays them out again and publishes the PDFs it first made, byte for byte, instead of failing on a PDF it cannot
+    parse."""
+    from blackpoker.pipeline.build import build
+    defs = small_project(tmp_path / "project")
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(defs, out, progress=lambda _: None, cache_dir=cache, editions=())
+    first = {p.relative_to(out): p.read_bytes() for p in out.rglob("*.pdf")}
+    assert len(first) >= 4, first.keys()
+    parts = sorted((cache / "parts").rglob("*.pdf"))
+    assert len(parts) >= 5, parts
+    for part in parts:
+        part.write_bytes(part.read_bytes()[:1000])
+    shutil.rmtree(cache / "steps")
+    capfd.readouterr()
+    build(defs, out, progress=lambda _: None, cache_dir=cache, editions=())
+    warned = [line for line in capfd.readouterr().err.splitlines() if "damaged cache entry" in line]
+    assert len(warned) == len(parts), warned  # the workers' warnings, one for each part
+    assert all("rendered again" in line for line in warned), warned
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*.pdf")} == first
