@@ -121,8 +121,10 @@ def _wait(condition: Callable[[], bool], what: str, seconds: float = 300) -> Non
 @pytest.mark.build
 def test_the_preview_shows_a_failed_build_in_the_page_and_rebuilds_when_the_file_is_fixed(tmp_path: Path) -> None:
     """A file that made the build fail (here a YAML loop) is shown above the last good site; fixing it
-    rebuilds: the watcher survives every failure, because each build runs in a child process (item 9). The
-    small rules project: the preview's behaviour does not depend on the rules (two of its builds, in seconds)."""
+    rebuilds: the watcher survives every failure, because each build runs in a child process (item 9). A picture
+    added after it started is seen too, and an output named with a glob character leaves the hidden folders beside
+    it (issue 25, items 1 and 13). The small rules project: the preview's behaviour does not depend on the rules
+    (its builds take seconds)."""
     import os
     import re
     import subprocess
@@ -131,9 +133,12 @@ def test_the_preview_shows_a_failed_build_in_the_page_and_rebuilds_when_the_file
     ruleset = defs / "ruleset.yaml"
     good = ruleset.read_text(encoding="utf-8")
     said = tmp_path / "said.txt"
+    neighbours = [tmp_path / ".bashrc.old", tmp_path / ".project.staging", tmp_path / ".config.build-2024"]
+    for folder in neighbours:
+        folder.mkdir()
     with said.open("w", encoding="utf-8") as log:
         preview = subprocess.Popen([sys.executable, "-m", "blackpoker", "serve", "--definitions", str(defs),
-                                    "--out", str(tmp_path / "site"), "--port", "0"], stdout=log, stderr=log,
+                                    "--out", str(tmp_path / "si*te"), "--port", "0"], stdout=log, stderr=log,
                                    env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         _wait(lambda: "serving" in said.read_text(encoding="utf-8"), "serving")
@@ -151,8 +156,17 @@ def test_the_preview_shows_a_failed_build_in_the_page_and_rebuilds_when_the_file
         ruleset.write_text(good, encoding="utf-8")
         _wait(lambda: _get(f"{base}/__build") == "3", "rebuilt after the fix")
         assert "bp-preview-error" not in _get(f"{base}/index.html")
+
+        (defs / "images").mkdir(exist_ok=True)  # a folder and a picture that were not there when it started
+        (defs / "images" / "added.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n',
+            encoding="utf-8")
+        _wait(lambda: _get(f"{base}/__build") == "4", "rebuilt after a picture was added")
+        assert "bp-preview-error" not in _get(f"{base}/index.html")
         assert preview.poll() is None
     finally:
         preview.terminate()
         preview.wait(timeout=60)
     assert preview.returncode == 143
+    assert all(folder.is_dir() for folder in neighbours)
+    assert (tmp_path / "si*te" / "index.html").is_file()
