@@ -33,6 +33,19 @@ PYODIDE_LOAD = 120_000  # ms: the play page and the tutorial compile Pyodide's W
 FRESH_STORAGE = ("if (!sessionStorage.getItem('bp-test-page')) { localStorage.clear(); "
                  "sessionStorage.setItem('bp-test-page', '1'); }")
 
+# A person's click made in the page, for the long runs of moves (a whole game, every lesson) whose first moves are
+# Playwright's own clicks: the element rendered, enabled, and, scrolled into view, the element hit at its centre
+# (Playwright's actionability checks, without its round trips and its waits for animation frames: about 65 ms a
+# click). A JavaScript function of the element.
+PRESS = """(e) => {
+  if (!e.checkVisibility() || e.disabled) throw new Error(`not visible or enabled: ${e.outerHTML.slice(0, 80)}`);
+  e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  const r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!hit || !e.contains(hit)) throw new Error(`covered: ${e.outerHTML.slice(0, 80)} by ${hit && hit.outerHTML.slice(0, 80)}`);
+  e.click();
+}"""
+
 
 def launch(playwright: Any) -> Any:
     """A headless Chromium from a started Playwright."""

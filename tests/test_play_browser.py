@@ -19,7 +19,7 @@ from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.play.browser import final_state
 from blackpoker.play.session import resume
-from browsers import MARKS, PYODIDE_LOAD, EnginePage, kept_engine_context
+from browsers import MARKS, PRESS, PYODIDE_LOAD, EnginePage, kept_engine_context
 from playsite import runtime_missing, served
 
 pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=str(runtime_missing()))]
@@ -103,18 +103,9 @@ def click_move(pg: Any, rng: random.Random, moves: list[int] | None = None) -> l
 
 
 # One move in one round trip, as click_move makes it (the closed card and action it sits under opened first,
-# outermost first), then what the page offers (OFFERED). Each element is clicked only if a person could: rendered,
-# enabled, and, scrolled into view, the element hit at its centre (Playwright's actionability checks, without its
-# round trips and waits for animation frames: about 65 ms a move).
+# outermost first, each pressed as a person would: PRESS), then what the page offers (OFFERED).
 PLAY = """async ([selector, index, offered, limit]) => {
-  const press = (e) => {
-    if (!e.checkVisibility() || e.disabled) throw new Error(`not visible or disabled: ${e.outerHTML.slice(0, 80)}`);
-    e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    const r = e.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (!hit || !e.contains(hit)) throw new Error(`covered: ${e.outerHTML.slice(0, 80)} by ${hit && hit.outerHTML.slice(0, 80)}`);
-    e.click();
-  };
+  const press = PRESS;
   const pick = document.querySelectorAll(selector)[index];
   const closed = [];
   for (let d = pick.closest('details'); d; d = d.parentElement.closest('details')) if (!d.open) closed.unshift(d);
@@ -122,7 +113,7 @@ PLAY = """async ([selector, index, offered, limit]) => {
   for (const d of closed) press(d.querySelector(':scope > summary'));
   press(pick);
   return await (OFFERED)([selector, limit]);
-}""".replace("OFFERED", OFFERED)
+}""".replace("OFFERED", OFFERED).replace("PRESS", PRESS)
 
 
 def play_move(pg: Any, rng: random.Random, moves: list[int]) -> list[int] | None:
