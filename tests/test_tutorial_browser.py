@@ -6,6 +6,7 @@ whole site (the shared rulebook build), the top page leads to the tutorial and a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -133,10 +134,8 @@ def test_a_scripted_learner_completes_every_lesson_by_clicking(warm: Any, base: 
     p.close()
 
 
-def test_a_wrong_move_shows_the_rules_refusal_and_its_section(warm: Any, base: str) -> None:
-    p = Page(warm, DESKTOP, color_scheme="dark")
-    pg = p.open(base + "#lesson=02-bulwark")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+def test_a_wrong_move_shows_the_rules_refusal_and_its_section(reused: Reused) -> None:
+    p, pg = reused.open(DESKTOP, "dark", "02-bulwark")
     # a summon without a charged bulwark: the engine's own refusal, with the rulebook's section
     pg.click('#hand [data-card="S5"]')
     pg.click('#actions [data-action="soldier-summon"]')
@@ -165,7 +164,7 @@ def test_a_wrong_move_shows_the_rules_refusal_and_its_section(warm: Any, base: s
     for english in ("soldier-summon", "bulwark-set", "undefined", "null", "Error"):
         assert english not in text, english
     assert p.errors == []
-    p.close()
+    reused.keep()
 
 
 def test_a_lesson_by_keyboard_only(warm: Any, base: str) -> None:
@@ -237,6 +236,61 @@ def open_at(p: Page, base: str, lesson: str) -> Any:
     return pg
 
 
+# the lesson L opened (its title shown) and its first view drawn
+OPENED = ("l => !document.getElementById('lesson').hidden && document.getElementById('lesson-title').textContent === "
+          f"window.bpTutorial.lessons().find(x => x.id === l).title && {IDLE} && "
+          "document.querySelector('#instruction').textContent.length > 0")
+
+
+class Reused:
+    """The tutorial at a lesson, for a test that starts there: the page an earlier such test of the worker left
+    behind when it passed, taken back to the list and into the lesson through the page's own links (#to-list, the
+    lesson's button), else a new page of ``warm`` opened at ``#lesson=`` (a restore of the engine: about 1 s of
+    CPU). ``keep()`` at the test's end, after its last check, leaves the page to the next such test; a failed
+    test's page is closed."""
+
+    def __init__(self, spare: list[Page], warm: Any, base: str) -> None:
+        self.spare, self.warm, self.base = spare, warm, base
+        self.p: Page | None = None
+
+    def open(self, viewport: dict[str, int], scheme: str, lesson: str) -> tuple[Page, Any]:
+        if self.spare:
+            p = self.spare.pop()
+            pg = p.page
+            pg.set_viewport_size(viewport)
+            pg.emulate_media(color_scheme=scheme)
+            pg.click("#to-list")
+            assert pg.is_visible("#lesson-list") and pg.is_hidden("#lesson")
+            pg.click(f'[data-lesson="{lesson}"]')
+            pg.wait_for_function(OPENED, arg=lesson, timeout=LOAD_TIMEOUT)
+        else:
+            p = Page(self.warm, viewport, color_scheme=scheme)
+            pg = open_at(p, base=self.base, lesson=lesson)
+        self.p = p
+        return p, pg
+
+    def keep(self) -> None:
+        assert self.p is not None
+        self.spare.append(self.p)
+        self.p = None
+
+
+@pytest.fixture(scope="module")
+def spare() -> Iterator[list[Page]]:
+    pages: list[Page] = []
+    yield pages
+    for p in pages:
+        p.close()
+
+
+@pytest.fixture
+def reused(spare: list[Page], warm: Any, base: str) -> Iterator[Reused]:
+    r = Reused(spare, warm, base)
+    yield r
+    if r.p is not None:
+        r.p.close()
+
+
 def try_a_field_card(pg: Any, press: str = "click") -> None:
     """05: the learner's soldier ♠4 as the key card of 兵士召喚: the rules' refusal, its section and the entry."""
     soldier = pg.locator("#own [data-pick]", has_text="♠4")
@@ -257,9 +311,8 @@ def try_a_wrong_target(pg: Any, press: str = "click") -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(warm: Any, base: str, scheme: str) -> None:
-    p = Page(warm, PHONE, color_scheme=scheme)
-    pg = open_at(p, base, "05-attack-block")
+def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(reused: Reused, scheme: str) -> None:
+    p, pg = reused.open(PHONE, scheme, "05-attack-block")
     assert [b.text_content() for b in pg.query_selector_all("#own [data-pick]")] == [
         "場 Aの一般兵[♠4](チャージ)", "場 Aの一般兵[♠9](チャージ)"], "the learner's soldiers, not the opponent's"
     try_a_field_card(pg)
@@ -274,13 +327,12 @@ def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(warm: Any, ba
     assert not [word for word in ENGLISH if word in text], text
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert p.errors == []
-    p.close()
+    reused.keep()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(warm: Any, base: str, scheme: str) -> None:
-    p = Page(warm, PHONE, color_scheme=scheme)
-    pg = open_at(p, base, "07-quick-magic")
+def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(reused: Reused, scheme: str) -> None:
+    p, pg = reused.open(PHONE, scheme, "07-quick-magic")
     try_a_wrong_target(pg)
     refusal = pg.text_content("#feedback [data-refusal]")
     assert "2.10.3: 対象は「" in refusal, refusal
@@ -297,7 +349,7 @@ def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(warm: An
     assert "よくできました" in pg.text_content("#feedback")
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert p.errors == []
-    p.close()
+    reused.keep()
 
 
 def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
@@ -325,9 +377,8 @@ def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
     p.close()
 
 
-def test_a_payment_and_a_target_chosen_by_keyboard_only(warm: Any, base: str) -> None:
-    p = Page(warm, DESKTOP)
-    pg = open_at(p, base, "07-quick-magic")
+def test_a_payment_and_a_target_chosen_by_keyboard_only(reused: Reused) -> None:
+    p, pg = reused.open(DESKTOP, "light", "07-quick-magic")
 
     def press(selector: str, key: str) -> None:
         for _ in range(200):
@@ -347,4 +398,4 @@ def test_a_payment_and_a_target_chosen_by_keyboard_only(warm: Any, base: str) ->
     pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
     assert "よくできました" in pg.text_content("#feedback")
     assert p.errors == []
-    p.close()
+    reused.keep()
