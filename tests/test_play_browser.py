@@ -19,7 +19,7 @@ from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.play.browser import final_state
 from blackpoker.play.session import resume
-from browsers import MARKS, PRESS, PYODIDE_LOAD, EnginePage, kept_engine_context
+from browsers import MARKS, POLL, PRESS, PYODIDE_LOAD, EnginePage, kept_engine_context
 from playsite import runtime_missing, served
 
 pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=str(runtime_missing()))]
@@ -62,7 +62,7 @@ def start_game(pg: Any, opponent: str, seed: int, *, fmt: str = "lite", frame: s
     pg.select_option("#starts", starts)
     pg.fill("#seed", str(seed))
     pg.click("#start")
-    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT, polling=POLL)
 
 
 # Once the page waits for the person: null when the game is over, else for each offered move the number of closed
@@ -231,7 +231,7 @@ def test_undo_save_load_link_and_the_command_line(reused: Reused, warm: Any, rul
     before = p.ask({"command": "record"})["record"]["decisions"]
     click_move(pg, rng)
     pg.click("#undo")
-    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT, polling=POLL)
     assert p.ask({"command": "record"})["record"]["decisions"] == before
     play_to_the_end(pg, 2)
     winner = pg.get_attribute("[data-game-over]", "data-game-over")
@@ -248,7 +248,7 @@ def test_undo_save_load_link_and_the_command_line(reused: Reused, warm: Any, rul
     final = p.ask({"command": "final"})["state"]
 
     pg.click("#share")
-    pg.wait_for_function("location.hash.startsWith('#game=')")
+    pg.wait_for_function("location.hash.startsWith('#game=')", polling=POLL)
     link = pg.evaluate("location.href")
     q = Page(warm, PHONE)
     other = q.open(link)
@@ -286,7 +286,7 @@ def test_keyboard_only(warm: Any, base: str) -> None:
         pg.keyboard.press("Tab")
     assert pg.evaluate("document.activeElement.id") == "start"
     pg.keyboard.press("Enter")
-    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT, polling=POLL)
     made = from_cards = 0
     for turn in range(40):
         if pg.query_selector("[data-game-over]"):
@@ -310,7 +310,7 @@ def test_keyboard_only(warm: Any, base: str) -> None:
             pg.keyboard.press("Tab")
         assert tag == "BUTTON" and move is not None, f"no offered move reached by Tab (last: {tag})"
         pg.keyboard.press("Enter")
-        pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+        pg.wait_for_function(READY, timeout=LOAD_TIMEOUT, polling=POLL)
         made += 1
         from_cards += in_card
     assert made >= 10
@@ -335,7 +335,7 @@ def test_play_from_every_worked_example(warm: Any, base: str, rules: Rules) -> N
         start = build_start(load_scenario(SCENARIOS / "examples" / f"{stem}.yaml", rules), rules)
         assert p.ask({"command": "final"})["state"] == final_state(start), stem
     pg.goto(f"{base}?example={stems[1]}")
-    pg.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT, polling=POLL)
     pg.wait_for_selector("#example-title:not([hidden])", timeout=LOAD_TIMEOUT)
     start = build_start(load_scenario(SCENARIOS / "examples" / f"{stems[1]}.yaml", rules), rules)
     assert p.ask({"command": "final"})["state"] == final_state(start)
@@ -355,10 +355,10 @@ def test_a_later_visit_restores_the_kept_engine(browser: Any, base: str, rules: 
     p = Page(browser, DESKTOP)
     pg = p.open(base)
     assert "restored" not in pg.evaluate("window.bpPlay.phases")
-    pg.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT, polling=POLL)
     later = p.context.new_page()
     later.goto(base)
-    later.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT)
+    later.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT, polling=POLL)
     phases = later.evaluate("window.bpPlay.phases")
     assert "restored" in phases and "runtime" not in phases, phases
     p.page = later
@@ -408,7 +408,7 @@ def test_a_damaged_kept_engine_is_dropped(kept_context: Any, base: str, damaged:
     phases = again.evaluate("window.bpPlay.phases")
     assert "restored" not in phases and "runtime" in phases, phases
     # the damaged one is dropped before the start, and a good one kept once the page is ready
-    again.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT)
+    again.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT, polling=POLL)
     assert again.evaluate(SHAPE, key) == kept, "a good engine is kept again"
     assert not p.errors, p.errors
     p.close()

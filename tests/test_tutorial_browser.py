@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from blackpoker.core.paths import SOURCE
-from browsers import MARKS, PRESS, PYODIDE_LOAD, EnginePage
+from browsers import MARKS, POLL, PRESS, PYODIDE_LOAD, EnginePage
 from playsite import runtime_missing, served
 from sites import BuiltSite
 
@@ -43,7 +43,7 @@ class Page(EnginePage):
 
 def open_lesson(pg: Any, lesson: str) -> None:
     pg.click(f'[data-lesson="{lesson}"]')
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
 
 
 def make_the_lessons_move(p: Page) -> None:
@@ -60,11 +60,11 @@ def make_the_lessons_move(p: Page) -> None:
         for pick in answer["picks"]:
             pg.click(f'#free [data-pick="{pick}"]')
         pg.click(f'#actions [data-action="{answer["action"]}"]')
-        pg.wait_for_function(IDLE)
+        pg.wait_for_function(IDLE, polling=POLL)
         if pg.is_visible("#variants"):
             pg.click(f'#variants [data-move="{answer["move"]}"]')
     pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent !== {before!r}"
-                         " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT)
+                         " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT, polling=POLL)
     assert not pg.query_selector("#feedback [data-refusal], #feedback [data-hint]"), pg.text_content("#feedback")
 
 
@@ -125,7 +125,7 @@ def test_a_scripted_learner_completes_every_lesson_by_clicking(warm: Any, base: 
     assert pg.text_content("#progress-summary") == f"{len(lessons)} レッスン中 {len(lessons)} 完了"
     # progress is kept in this browser: a new visit shows every lesson done
     pg.reload()
-    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT, polling=POLL)
     assert [m.text_content() for m in pg.query_selector_all("[data-done-for]")] == ["✓ 完了"] * len(lessons)
     assert pg.evaluate("JSON.parse(localStorage.getItem('blackpoker-tutorial')).done.length") == len(lessons)
     scroll = pg.evaluate("document.documentElement.scrollWidth")
@@ -157,7 +157,7 @@ def test_a_wrong_move_shows_the_rules_refusal_and_its_section(reused: Reused) ->
     assert "ヒント: 手札の ◇3 だけを選んで「防壁設置」を選んでください。" in pg.text_content("#feedback")
     # 答えを見る says the move in words
     pg.click("#show-answer")
-    pg.wait_for_function("document.querySelector('#feedback').textContent.includes('答え')")
+    pg.wait_for_function("document.querySelector('#feedback').textContent.includes('答え')", polling=POLL)
     assert "手札の ◇3 を選んでから「防壁設置」を選ぶ" in pg.text_content("#feedback")
     # every visible text of the page is Japanese (no English key, card code or file name)
     text = pg.evaluate("document.body.innerText")
@@ -180,7 +180,7 @@ def test_a_lesson_by_keyboard_only(warm: Any, base: str) -> None:
 
     tab_to('[data-lesson="01-setup"]')
     pg.keyboard.press("Enter")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
     for _ in range(10):
         if pg.query_selector('[data-lesson-done="01-setup"]'):
             break
@@ -197,7 +197,7 @@ def test_a_lesson_by_keyboard_only(warm: Any, base: str) -> None:
             tab_to(f'#actions [data-action="{answer["action"]}"]')
         pg.keyboard.press("Enter")
         pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent !== {before!r}"
-                             " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT)
+                             " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT, polling=POLL)
     assert pg.query_selector('[data-lesson-done="01-setup"]')
     assert p.errors == []
     p.close()
@@ -211,7 +211,7 @@ def test_from_the_rulebook_to_a_refusal_and_back_to_its_section(browser: Any, bu
         pg = p.page
         pg.goto(address + "index.html")
         pg.click("text=はじめての BlackPoker(チュートリアル)")
-        pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+        pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT, polling=POLL)
         open_lesson(pg, "10-entry20-bulwark-block")
         pg.click('#hand [data-card="C5"]')
         pg.click('#actions [data-action="soldier-summon"]')
@@ -232,7 +232,7 @@ ENGLISH = ("field:", "card:", "character:", "request:", "player:", "soldier-summ
 
 def open_at(p: Page, base: str, lesson: str) -> Any:
     pg = p.open(base + f"#lesson={lesson}")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
     return pg
 
 
@@ -262,7 +262,7 @@ class Reused:
             pg.click("#to-list")
             assert pg.is_visible("#lesson-list") and pg.is_hidden("#lesson")
             pg.click(f'[data-lesson="{lesson}"]')
-            pg.wait_for_function(OPENED, arg=lesson, timeout=LOAD_TIMEOUT)
+            pg.wait_for_function(OPENED, arg=lesson, timeout=LOAD_TIMEOUT, polling=POLL)
         else:
             p = Page(self.warm, viewport, color_scheme=scheme)
             pg = open_at(p, base=self.base, lesson=lesson)
@@ -345,7 +345,7 @@ def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(reused: 
     pg.locator('#variants [data-slot="targets"]', has_text="プレイヤー B").click()
     pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").click()
     pg.click("#variants [data-try]")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'", polling=POLL)
     assert "よくできました" in pg.text_content("#feedback")
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert p.errors == []
@@ -358,16 +358,16 @@ def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
     p = Page(browser, PHONE, has_touch=True, is_mobile=True)
     pg = p.page
     pg.goto(base)
-    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT, polling=POLL)
     assert pg.evaluate("matchMedia('(pointer: coarse)').matches"), "a touch screen"
     pg.locator('[data-lesson="07-quick-magic"]').tap()
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
     try_a_wrong_target(pg, "tap")
     assert "2.10.3: 対象は「" in pg.text_content("#feedback [data-refusal]")
     pg.locator('#variants [data-slot="targets"]', has_text="プレイヤー B").tap()
     pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").tap()
     pg.locator("#variants [data-try]").tap()
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'", polling=POLL)
     pg.locator("[data-pass]").tap()
     pg.wait_for_selector('[data-lesson-done="07-quick-magic"]')
     pg.locator("#to-list").tap()
@@ -395,7 +395,7 @@ def test_a_payment_and_a_target_chosen_by_keyboard_only(reused: Reused) -> None:
     stage = pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").get_attribute("data-choice")
     press(f'#variants [data-slot="targets"][data-choice="{stage}"]', "Space")
     press("#variants [data-try]", "Enter")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'", polling=POLL)
     assert "よくできました" in pg.text_content("#feedback")
     assert p.errors == []
     reused.keep()
