@@ -28,10 +28,26 @@ MARKS = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install chromium)"),
 ]
 PYODIDE_LOAD = 120_000  # ms: the play page and the tutorial compile Pyodide's WebAssembly on the first load
+# ms between two checks of a wait_for_function: Playwright's default checks at every animation frame, which keeps
+# the page drawing frames while it waits (about 0.09 s of CPU a second of waiting, 0.02 s at 20 ms)
+POLL = 20
 # A page opened in a shared context starts as a first visitor's would: the tutorial's progress (localStorage) of
 # an earlier test is cleared at the page's first load, not at its reloads (sessionStorage lives as long as the tab).
 FRESH_STORAGE = ("if (!sessionStorage.getItem('bp-test-page')) { localStorage.clear(); "
                  "sessionStorage.setItem('bp-test-page', '1'); }")
+
+# A person's click made in the page, for the long runs of moves (a whole game, every lesson) whose first moves are
+# Playwright's own clicks: the element rendered, enabled, and, scrolled into view, the element hit at its centre
+# (Playwright's actionability checks, without its round trips and its waits for animation frames: about 65 ms a
+# click). A JavaScript function of the element.
+PRESS = """(e) => {
+  if (!e.checkVisibility() || e.disabled) throw new Error(`not visible or enabled: ${e.outerHTML.slice(0, 80)}`);
+  e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  const r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!hit || !e.contains(hit)) throw new Error(`covered: ${e.outerHTML.slice(0, 80)} by ${hit && hit.outerHTML.slice(0, 80)}`);
+  e.click();
+}"""
 
 
 def launch(playwright: Any) -> Any:
@@ -77,8 +93,8 @@ def kept_engine_context(browser: Any, address: str) -> Any:
     context = browser.new_context()
     page = context.new_page()
     page.goto(address + "play/index.html")
-    page.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=PYODIDE_LOAD)
-    page.wait_for_function("window.bpPlay.kept", timeout=PYODIDE_LOAD)
+    page.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=PYODIDE_LOAD, polling=POLL)
+    page.wait_for_function("window.bpPlay.kept", timeout=PYODIDE_LOAD, polling=POLL)
     page.close()
     return context
 
@@ -119,7 +135,7 @@ class EnginePage:
 
     def open(self, url: str) -> Any:
         self.page.goto(url)
-        self.page.wait_for_function(f"window.{self.hook} && window.{self.hook}.ready", timeout=PYODIDE_LOAD)
+        self.page.wait_for_function(f"window.{self.hook} && window.{self.hook}.ready", timeout=PYODIDE_LOAD, polling=POLL)
         return self.page
 
     def ask(self, command: dict[str, Any]) -> Any:

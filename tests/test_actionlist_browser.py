@@ -154,8 +154,9 @@ def test_phone_width_has_no_horizontal_scroll(all_html: str, browser: Browser, t
     # the table of contents is a drawer behind the 目次 button
     assert not pg.is_visible("#toc a[href='#act-end']") or pg.evaluate(
         "document.getElementById('toc').getBoundingClientRect().left >= 375")
-    pg.click("#toc-toggle")  # the drawer slides in: wait for it to be on the screen (a timeout fails the test)
-    pg.wait_for_function("document.getElementById('toc').getBoundingClientRect().left < 375", timeout=5000)
+    pg.click("#toc-toggle")
+    # it slides in (a .2 s transition): waited for until it is in the window, not a fixed 300 ms
+    pg.wait_for_function("document.getElementById('toc').getBoundingClientRect().left < 375", timeout=5_000)
     context.close()
 
 

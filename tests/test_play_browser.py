@@ -19,7 +19,7 @@ from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.play.browser import final_state
 from blackpoker.play.session import resume
-from browsers import MARKS, PYODIDE_LOAD, EnginePage, kept_engine_context
+from browsers import MARKS, POLL, PRESS, PYODIDE_LOAD, EnginePage, kept_engine_context
 from playsite import runtime_missing, served
 
 pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=str(runtime_missing()))]
@@ -62,7 +62,7 @@ def start_game(pg: Any, opponent: str, seed: int, *, fmt: str = "lite", frame: s
     pg.select_option("#starts", starts)
     pg.fill("#seed", str(seed))
     pg.click("#start")
-    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT, polling=POLL)
 
 
 # Once the page waits for the person: null when the game is over, else for each offered move the number of closed
@@ -102,13 +102,34 @@ def click_move(pg: Any, rng: random.Random, moves: list[int] | None = None) -> l
     return offered(pg)
 
 
-def play_to_the_end(pg: Any, seed: int, limit: int = 3000) -> int:
+# One move in one round trip, as click_move makes it (the closed card and action it sits under opened first,
+# outermost first, each pressed as a person would: PRESS), then what the page offers (OFFERED).
+PLAY = """async ([selector, index, offered, limit]) => {
+  const press = PRESS;
+  const pick = document.querySelectorAll(selector)[index];
+  const closed = [];
+  for (let d = pick.closest('details'); d; d = d.parentElement.closest('details')) if (!d.open) closed.unshift(d);
+  if (closed.length !== offered) throw new Error(`under ${closed.length} closed cards and actions, not ${offered}`);
+  for (const d of closed) press(d.querySelector(':scope > summary'));
+  press(pick);
+  return await (OFFERED)([selector, limit]);
+}""".replace("OFFERED", OFFERED).replace("PRESS", PRESS)
+
+
+def play_move(pg: Any, rng: random.Random, moves: list[int]) -> list[int] | None:
+    """``click_move`` in one round trip of the page (PLAY): the same draw, so the same game."""
+    index = rng.randrange(len(moves))
+    return pg.evaluate(PLAY, [MOVES, index, moves[index], LOAD_TIMEOUT])  # type: ignore[no-any-return]
+
+
+def play_to_the_end(pg: Any, seed: int, limit: int = 3000, clicked: int = 4) -> int:
+    """The first CLICKED moves by Playwright's clicks (``click_move``), the rest in the page (``play_move``)."""
     rng = random.Random(seed)
     clicks = 0
     moves = offered(pg)
     while moves is not None:
         assert clicks < limit, "the game did not end"
-        moves = click_move(pg, rng, moves)
+        moves = click_move(pg, rng, moves) if clicks < clicked else play_move(pg, rng, moves)
         clicks += 1
     return clicks
 
@@ -120,16 +141,59 @@ def same_game_in_cpython(rules: Rules, p: Page) -> dict[str, Any]:
     return dict(record)
 
 
+class Reused:
+    """The play page for a test that starts a game from the settings: the page an earlier such test of the worker
+    left behind when it passed, back at the settings through the page's own 「新しい対局」 (#again), else a new page
+    of ``warm`` (a restore of the engine: about 2 s of CPU). ``keep()`` at the test's end, after its last check,
+    leaves the page to the next such test; a failed test's page is closed."""
+
+    def __init__(self, spare: list[Page], warm: Any, base: str) -> None:
+        self.spare, self.warm, self.base = spare, warm, base
+        self.p: Page | None = None
+
+    def open(self, viewport: dict[str, int]) -> tuple[Page, Any]:
+        if self.spare:
+            p = self.spare.pop()
+            p.page.set_viewport_size(viewport)
+            p.page.click("#again")
+            assert p.page.locator("#game").is_hidden() and p.page.is_enabled("#start")
+        else:
+            p = Page(self.warm, viewport)
+            p.open(self.base)
+        self.p = p
+        return p, p.page
+
+    def keep(self) -> None:
+        assert self.p is not None
+        self.spare.append(self.p)
+        self.p = None
+
+
+@pytest.fixture(scope="module")
+def spare() -> Iterator[list[Page]]:
+    pages: list[Page] = []
+    yield pages
+    for p in pages:
+        p.close()
+
+
+@pytest.fixture
+def reused(spare: list[Page], warm: Any, base: str) -> Iterator[Reused]:
+    r = Reused(spare, warm, base)
+    yield r
+    if r.p is not None:
+        r.p.close()
+
+
 @pytest.mark.parametrize(("opponent", "strength", "viewport"), [
     pytest.param(opponent, strength, viewport, id=f"{opponent}-{viewport['width']}")
     for opponent, strength in (("random", None), ("greedy", None), ("ismcts", "ismcts:4"))
     for viewport in (PHONE, DESKTOP)])
-def test_a_whole_game_by_clicking_offered_moves(warm: Any, base: str, rules: Rules, opponent: str,
-                                                strength: str | None, viewport: dict[str, int]) -> None:
-    """On a later visit (the engine restored: ``warm``); test_frames_allowed_by_table_3_1_only plays a whole game
-    on a first visit."""
-    p = Page(warm, viewport)
-    pg = p.open(base)
+def test_a_whole_game_by_clicking_offered_moves(reused: Reused, rules: Rules, opponent: str, strength: str | None,
+                                                viewport: dict[str, int]) -> None:
+    """On a later visit (the engine restored: ``warm``), each game after the worker's first from the page's
+    「新しい対局」 (``Reused``); test_frames_allowed_by_table_3_1_only plays a whole game on a first visit."""
+    p, pg = reused.open(viewport)
     start_game(pg, opponent, 40 + viewport["width"], strength=strength)
     play_to_the_end(pg, viewport["width"])
     over = pg.locator("[data-game-over]")
@@ -140,7 +204,7 @@ def test_a_whole_game_by_clicking_offered_moves(warm: Any, base: str, rules: Rul
     assert record["result"]["winner"] == winner
     assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
     assert not p.errors, p.errors
-    p.close()
+    reused.keep()
 
 
 def test_frames_allowed_by_table_3_1_only(browser: Any, base: str, rules: Rules) -> None:
@@ -158,9 +222,8 @@ def test_frames_allowed_by_table_3_1_only(browser: Any, base: str, rules: Rules)
     p.close()
 
 
-def test_undo_save_load_link_and_the_command_line(warm: Any, base: str, rules: Rules, tmp_path: Path) -> None:
-    p = Page(warm, DESKTOP)  # the context accepts downloads (Playwright's default)
-    pg = p.open(base)
+def test_undo_save_load_link_and_the_command_line(reused: Reused, warm: Any, rules: Rules, tmp_path: Path) -> None:
+    p, pg = reused.open(DESKTOP)  # the context accepts downloads (Playwright's default)
     start_game(pg, "greedy", 77)
     rng = random.Random(1)
     for _ in range(3):
@@ -168,7 +231,7 @@ def test_undo_save_load_link_and_the_command_line(warm: Any, base: str, rules: R
     before = p.ask({"command": "record"})["record"]["decisions"]
     click_move(pg, rng)
     pg.click("#undo")
-    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT, polling=POLL)
     assert p.ask({"command": "record"})["record"]["decisions"] == before
     play_to_the_end(pg, 2)
     winner = pg.get_attribute("[data-game-over]", "data-game-over")
@@ -185,7 +248,7 @@ def test_undo_save_load_link_and_the_command_line(warm: Any, base: str, rules: R
     final = p.ask({"command": "final"})["state"]
 
     pg.click("#share")
-    pg.wait_for_function("location.hash.startsWith('#game=')")
+    pg.wait_for_function("location.hash.startsWith('#game=')", polling=POLL)
     link = pg.evaluate("location.href")
     q = Page(warm, PHONE)
     other = q.open(link)
@@ -202,8 +265,8 @@ def test_undo_save_load_link_and_the_command_line(warm: Any, base: str, rules: R
     pg.wait_for_selector("[data-game-over]", timeout=LOAD_TIMEOUT)
     assert p.ask({"command": "final"})["state"] == final
     assert not p.errors and not q.errors, p.errors + q.errors
-    p.close()
     q.close()
+    reused.keep()
 
 
 IN_MOVES = "document.getElementById('moves').contains(document.activeElement)"
@@ -215,6 +278,7 @@ FOCUSED = ("(e => [e.tagName, e.dataset.move ?? null, e.tagName === 'SUMMARY' &&
 
 
 def test_keyboard_only(warm: Any, base: str) -> None:
+    """On a page of its own: the settings as a first visitor finds them (a reused page keeps the last game's)."""
     p = Page(warm, PHONE)
     pg = p.open(base)
     pg.focus("#format")
@@ -222,7 +286,7 @@ def test_keyboard_only(warm: Any, base: str) -> None:
         pg.keyboard.press("Tab")
     assert pg.evaluate("document.activeElement.id") == "start"
     pg.keyboard.press("Enter")
-    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(READY, timeout=LOAD_TIMEOUT, polling=POLL)
     made = from_cards = 0
     for turn in range(40):
         if pg.query_selector("[data-game-over]"):
@@ -246,7 +310,7 @@ def test_keyboard_only(warm: Any, base: str) -> None:
             pg.keyboard.press("Tab")
         assert tag == "BUTTON" and move is not None, f"no offered move reached by Tab (last: {tag})"
         pg.keyboard.press("Enter")
-        pg.wait_for_function(READY, timeout=LOAD_TIMEOUT)
+        pg.wait_for_function(READY, timeout=LOAD_TIMEOUT, polling=POLL)
         made += 1
         from_cards += in_card
     assert made >= 10
@@ -271,7 +335,7 @@ def test_play_from_every_worked_example(warm: Any, base: str, rules: Rules) -> N
         start = build_start(load_scenario(SCENARIOS / "examples" / f"{stem}.yaml", rules), rules)
         assert p.ask({"command": "final"})["state"] == final_state(start), stem
     pg.goto(f"{base}?example={stems[1]}")
-    pg.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT, polling=POLL)
     pg.wait_for_selector("#example-title:not([hidden])", timeout=LOAD_TIMEOUT)
     start = build_start(load_scenario(SCENARIOS / "examples" / f"{stems[1]}.yaml", rules), rules)
     assert p.ask({"command": "final"})["state"] == final_state(start)
@@ -291,10 +355,10 @@ def test_a_later_visit_restores_the_kept_engine(browser: Any, base: str, rules: 
     p = Page(browser, DESKTOP)
     pg = p.open(base)
     assert "restored" not in pg.evaluate("window.bpPlay.phases")
-    pg.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT, polling=POLL)
     later = p.context.new_page()
     later.goto(base)
-    later.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT)
+    later.wait_for_function("window.bpPlay && window.bpPlay.ready", timeout=LOAD_TIMEOUT, polling=POLL)
     phases = later.evaluate("window.bpPlay.phases")
     assert "restored" in phases and "runtime" not in phases, phases
     p.page = later
@@ -344,7 +408,7 @@ def test_a_damaged_kept_engine_is_dropped(kept_context: Any, base: str, damaged:
     phases = again.evaluate("window.bpPlay.phases")
     assert "restored" not in phases and "runtime" in phases, phases
     # the damaged one is dropped before the start, and a good one kept once the page is ready
-    again.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT)
+    again.wait_for_function("window.bpPlay.kept", timeout=LOAD_TIMEOUT, polling=POLL)
     assert again.evaluate(SHAPE, key) == kept, "a good engine is kept again"
     assert not p.errors, p.errors
     p.close()

@@ -6,12 +6,13 @@ whole site (the shared rulebook build), the top page leads to the tutorial and a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from blackpoker.core.paths import SOURCE
-from browsers import MARKS, PYODIDE_LOAD, EnginePage
+from browsers import MARKS, POLL, PRESS, PYODIDE_LOAD, EnginePage
 from playsite import runtime_missing, served
 from sites import BuiltSite
 
@@ -42,7 +43,7 @@ class Page(EnginePage):
 
 def open_lesson(pg: Any, lesson: str) -> None:
     pg.click(f'[data-lesson="{lesson}"]')
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
 
 
 def make_the_lessons_move(p: Page) -> None:
@@ -59,33 +60,72 @@ def make_the_lessons_move(p: Page) -> None:
         for pick in answer["picks"]:
             pg.click(f'#free [data-pick="{pick}"]')
         pg.click(f'#actions [data-action="{answer["action"]}"]')
-        pg.wait_for_function(IDLE)
+        pg.wait_for_function(IDLE, polling=POLL)
         if pg.is_visible("#variants"):
             pg.click(f'#variants [data-move="{answer["move"]}"]')
     pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent !== {before!r}"
-                         " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT)
+                         " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT, polling=POLL)
     assert not pg.query_selector("#feedback [data-refusal], #feedback [data-hint]"), pg.text_content("#feedback")
+
+
+# make_the_lessons_move in one round trip of the page, each click a person's (browsers.PRESS), each element
+# waited for as Playwright's click waits for it; then the step's end, and no refusal nor hint.
+LESSONS_MOVE = """async ([answer, before, limit]) => {
+  const end = performance.now() + limit;
+  const until = async (test, what) => {
+    while (!test()) {
+      if (performance.now() > end) throw new Error(`never: ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const idle = () => !document.body.classList.contains('busy');
+  const press = async (selector) => {
+    const ready = () => { const e = document.querySelector(selector); return e && e.checkVisibility() && !e.disabled; };
+    await until(ready, selector);
+    (PRESS)(document.querySelector(selector));
+  };
+  if (answer.pass) await press('[data-pass]');
+  else if (answer.choose) await press(`#answers [data-move="${answer.move}"]`);
+  else {
+    for (const pick of answer.picks) await press(`#free [data-pick="${pick}"]`);
+    await press(`#actions [data-action="${answer.action}"]`);
+    await until(idle, 'idle');
+    if (document.getElementById('variants').checkVisibility()) await press(`#variants [data-move="${answer.move}"]`);
+  }
+  await until(() => idle() && document.querySelector('#step-count').textContent !== before
+                    || document.querySelector('[data-lesson-done]'), 'the next step');
+  const wrong = document.querySelector('#feedback [data-refusal], #feedback [data-hint]');
+  return wrong ? document.querySelector('#feedback').textContent : null;
+}""".replace("PRESS", PRESS)
+
+
+def press_the_lessons_move(p: Page) -> None:
+    """``make_the_lessons_move`` made in the page (LESSONS_MOVE)."""
+    answer = p.ask({"command": "lesson-answer"})["result"]
+    wrong = p.page.evaluate(LESSONS_MOVE, [answer, p.step(), LOAD_TIMEOUT])
+    assert wrong is None, wrong
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
 def test_a_scripted_learner_completes_every_lesson_by_clicking(warm: Any, base: str, viewport: dict[str, int]) -> None:
+    """The first two lessons' moves by Playwright's clicks, the rest's in the page (``press_the_lessons_move``)."""
     p = Page(warm, viewport)
     pg = p.open(base)
     lessons = [lesson["id"] for lesson in pg.evaluate("window.bpTutorial.lessons()")]
     assert len(lessons) >= 8
-    for lesson in lessons:
+    for number, lesson in enumerate(lessons):
         open_lesson(pg, lesson)
         for _ in range(40):
             if pg.query_selector(f'[data-lesson-done="{lesson}"]'):
                 break
-            make_the_lessons_move(p)
+            (make_the_lessons_move if number < 2 else press_the_lessons_move)(p)
         assert pg.query_selector(f'[data-lesson-done="{lesson}"]'), lesson
         assert pg.is_visible("#instruction") and "完了" in p.step()
         pg.click("#to-list")
     assert pg.text_content("#progress-summary") == f"{len(lessons)} レッスン中 {len(lessons)} 完了"
     # progress is kept in this browser: a new visit shows every lesson done
     pg.reload()
-    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT, polling=POLL)
     assert [m.text_content() for m in pg.query_selector_all("[data-done-for]")] == ["✓ 完了"] * len(lessons)
     assert pg.evaluate("JSON.parse(localStorage.getItem('blackpoker-tutorial')).done.length") == len(lessons)
     scroll = pg.evaluate("document.documentElement.scrollWidth")
@@ -94,10 +134,8 @@ def test_a_scripted_learner_completes_every_lesson_by_clicking(warm: Any, base: 
     p.close()
 
 
-def test_a_wrong_move_shows_the_rules_refusal_and_its_section(warm: Any, base: str) -> None:
-    p = Page(warm, DESKTOP, color_scheme="dark")
-    pg = p.open(base + "#lesson=02-bulwark")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+def test_a_wrong_move_shows_the_rules_refusal_and_its_section(reused: Reused) -> None:
+    p, pg = reused.open(DESKTOP, "dark", "02-bulwark")
     # a summon without a charged bulwark: the engine's own refusal, with the rulebook's section
     pg.click('#hand [data-card="S5"]')
     pg.click('#actions [data-action="soldier-summon"]')
@@ -119,14 +157,14 @@ def test_a_wrong_move_shows_the_rules_refusal_and_its_section(warm: Any, base: s
     assert "ヒント: 手札の ◇3 だけを選んで「防壁設置」を選んでください。" in pg.text_content("#feedback")
     # 答えを見る says the move in words
     pg.click("#show-answer")
-    pg.wait_for_function("document.querySelector('#feedback').textContent.includes('答え')")
+    pg.wait_for_function("document.querySelector('#feedback').textContent.includes('答え')", polling=POLL)
     assert "手札の ◇3 を選んでから「防壁設置」を選ぶ" in pg.text_content("#feedback")
     # every visible text of the page is Japanese (no English key, card code or file name)
     text = pg.evaluate("document.body.innerText")
     for english in ("soldier-summon", "bulwark-set", "undefined", "null", "Error"):
         assert english not in text, english
     assert p.errors == []
-    p.close()
+    reused.keep()
 
 
 def test_a_lesson_by_keyboard_only(warm: Any, base: str) -> None:
@@ -142,7 +180,7 @@ def test_a_lesson_by_keyboard_only(warm: Any, base: str) -> None:
 
     tab_to('[data-lesson="01-setup"]')
     pg.keyboard.press("Enter")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
     for _ in range(10):
         if pg.query_selector('[data-lesson-done="01-setup"]'):
             break
@@ -159,7 +197,7 @@ def test_a_lesson_by_keyboard_only(warm: Any, base: str) -> None:
             tab_to(f'#actions [data-action="{answer["action"]}"]')
         pg.keyboard.press("Enter")
         pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent !== {before!r}"
-                             " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT)
+                             " || document.querySelector('[data-lesson-done]')", timeout=LOAD_TIMEOUT, polling=POLL)
     assert pg.query_selector('[data-lesson-done="01-setup"]')
     assert p.errors == []
     p.close()
@@ -173,7 +211,7 @@ def test_from_the_rulebook_to_a_refusal_and_back_to_its_section(browser: Any, bu
         pg = p.page
         pg.goto(address + "index.html")
         pg.click("text=はじめての BlackPoker(チュートリアル)")
-        pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+        pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT, polling=POLL)
         open_lesson(pg, "10-entry20-bulwark-block")
         pg.click('#hand [data-card="C5"]')
         pg.click('#actions [data-action="soldier-summon"]')
@@ -194,8 +232,63 @@ ENGLISH = ("field:", "card:", "character:", "request:", "player:", "soldier-summ
 
 def open_at(p: Page, base: str, lesson: str) -> Any:
     pg = p.open(base + f"#lesson={lesson}")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
     return pg
+
+
+# the lesson L opened (its title shown) and its first view drawn
+OPENED = ("l => !document.getElementById('lesson').hidden && document.getElementById('lesson-title').textContent === "
+          f"window.bpTutorial.lessons().find(x => x.id === l).title && {IDLE} && "
+          "document.querySelector('#instruction').textContent.length > 0")
+
+
+class Reused:
+    """The tutorial at a lesson, for a test that starts there: the page an earlier such test of the worker left
+    behind when it passed, taken back to the list and into the lesson through the page's own links (#to-list, the
+    lesson's button), else a new page of ``warm`` opened at ``#lesson=`` (a restore of the engine: about 1 s of
+    CPU). ``keep()`` at the test's end, after its last check, leaves the page to the next such test; a failed
+    test's page is closed."""
+
+    def __init__(self, spare: list[Page], warm: Any, base: str) -> None:
+        self.spare, self.warm, self.base = spare, warm, base
+        self.p: Page | None = None
+
+    def open(self, viewport: dict[str, int], scheme: str, lesson: str) -> tuple[Page, Any]:
+        if self.spare:
+            p = self.spare.pop()
+            pg = p.page
+            pg.set_viewport_size(viewport)
+            pg.emulate_media(color_scheme=scheme)
+            pg.click("#to-list")
+            assert pg.is_visible("#lesson-list") and pg.is_hidden("#lesson")
+            pg.click(f'[data-lesson="{lesson}"]')
+            pg.wait_for_function(OPENED, arg=lesson, timeout=LOAD_TIMEOUT, polling=POLL)
+        else:
+            p = Page(self.warm, viewport, color_scheme=scheme)
+            pg = open_at(p, base=self.base, lesson=lesson)
+        self.p = p
+        return p, pg
+
+    def keep(self) -> None:
+        assert self.p is not None
+        self.spare.append(self.p)
+        self.p = None
+
+
+@pytest.fixture(scope="module")
+def spare() -> Iterator[list[Page]]:
+    pages: list[Page] = []
+    yield pages
+    for p in pages:
+        p.close()
+
+
+@pytest.fixture
+def reused(spare: list[Page], warm: Any, base: str) -> Iterator[Reused]:
+    r = Reused(spare, warm, base)
+    yield r
+    if r.p is not None:
+        r.p.close()
 
 
 def try_a_field_card(pg: Any, press: str = "click") -> None:
@@ -218,9 +311,8 @@ def try_a_wrong_target(pg: Any, press: str = "click") -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(warm: Any, base: str, scheme: str) -> None:
-    p = Page(warm, PHONE, color_scheme=scheme)
-    pg = open_at(p, base, "05-attack-block")
+def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(reused: Reused, scheme: str) -> None:
+    p, pg = reused.open(PHONE, scheme, "05-attack-block")
     assert [b.text_content() for b in pg.query_selector_all("#own [data-pick]")] == [
         "場 Aの一般兵[♠4](チャージ)", "場 Aの一般兵[♠9](チャージ)"], "the learner's soldiers, not the opponent's"
     try_a_field_card(pg)
@@ -235,13 +327,12 @@ def test_a_field_card_tried_as_a_key_card_is_refused_with_its_rule(warm: Any, ba
     assert not [word for word in ENGLISH if word in text], text
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert p.errors == []
-    p.close()
+    reused.keep()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(warm: Any, base: str, scheme: str) -> None:
-    p = Page(warm, PHONE, color_scheme=scheme)
-    pg = open_at(p, base, "07-quick-magic")
+def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(reused: Reused, scheme: str) -> None:
+    p, pg = reused.open(PHONE, scheme, "07-quick-magic")
     try_a_wrong_target(pg)
     refusal = pg.text_content("#feedback [data-refusal]")
     assert "2.10.3: 対象は「" in refusal, refusal
@@ -254,11 +345,11 @@ def test_a_target_the_rules_forbid_is_refused_and_the_right_one_goes_on(warm: An
     pg.locator('#variants [data-slot="targets"]', has_text="プレイヤー B").click()
     pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").click()
     pg.click("#variants [data-try]")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'", polling=POLL)
     assert "よくできました" in pg.text_content("#feedback")
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert p.errors == []
-    p.close()
+    reused.keep()
 
 
 def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
@@ -267,16 +358,16 @@ def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
     p = Page(browser, PHONE, has_touch=True, is_mobile=True)
     pg = p.page
     pg.goto(base)
-    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT, polling=POLL)
     assert pg.evaluate("matchMedia('(pointer: coarse)').matches"), "a touch screen"
     pg.locator('[data-lesson="07-quick-magic"]').tap()
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT)
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
     try_a_wrong_target(pg, "tap")
     assert "2.10.3: 対象は「" in pg.text_content("#feedback [data-refusal]")
     pg.locator('#variants [data-slot="targets"]', has_text="プレイヤー B").tap()
     pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").tap()
     pg.locator("#variants [data-try]").tap()
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'", polling=POLL)
     pg.locator("[data-pass]").tap()
     pg.wait_for_selector('[data-lesson-done="07-quick-magic"]')
     pg.locator("#to-list").tap()
@@ -286,9 +377,8 @@ def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
     p.close()
 
 
-def test_a_payment_and_a_target_chosen_by_keyboard_only(warm: Any, base: str) -> None:
-    p = Page(warm, DESKTOP)
-    pg = open_at(p, base, "07-quick-magic")
+def test_a_payment_and_a_target_chosen_by_keyboard_only(reused: Reused) -> None:
+    p, pg = reused.open(DESKTOP, "light", "07-quick-magic")
 
     def press(selector: str, key: str) -> None:
         for _ in range(200):
@@ -305,7 +395,7 @@ def test_a_payment_and_a_target_chosen_by_keyboard_only(warm: Any, base: str) ->
     stage = pg.locator('#variants [data-slot="targets"]', has_text="ステージの「兵士召喚」").get_attribute("data-choice")
     press(f'#variants [data-slot="targets"][data-choice="{stage}"]', "Space")
     press("#variants [data-try]", "Enter")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'")
+    pg.wait_for_function(f"{IDLE} && document.querySelector('#step-count').textContent === 'ステップ 2 / 2'", polling=POLL)
     assert "よくできました" in pg.text_content("#feedback")
     assert p.errors == []
-    p.close()
+    reused.keep()
