@@ -26,6 +26,7 @@ from blackpoker.pipeline import balance
 from blackpoker.pipeline.balance import CONNECT_TIMEOUT, ClusterError, run_dask, run_local
 from blackpoker.sim.balance.stats import summarize, wilson
 from blackpoker.sim.balance.study import study_games
+from clirun import run_cli
 
 SPECS = study_games([("lite", None), ("mast", "extra")], ("ismcts:2", "greedy"), 3, 40)
 TOOLS = Path(__file__).resolve().parents[1] / "tools"  # what the cluster's processes put on PYTHONPATH
@@ -120,10 +121,9 @@ def _running(args: list[str]) -> Iterator[subprocess.Popen[str]]:
 
 
 def _blackpoker(args: list[str]) -> subprocess.CompletedProcess[str]:
-    """The command line run to its end (at most 2 minutes)."""
-    with _running(args) as process:
-        out, err = process.communicate(timeout=120)
-    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    """The command line run to its end in this process (tests/clirun.py: the same main(), exit codes and messages):
+    the cluster's parts are the separate processes these tests are about, the client need not be one."""
+    return run_cli(*args, cwd=TOOLS.parent)
 
 
 @pytest.mark.slow  # starts a Dask scheduler and workers
