@@ -101,7 +101,7 @@ def test_init_gives_the_project_its_own_prose_that_its_build_publishes(tmp_path:
 def test_init_refuses_a_folder_that_holds_anything(tmp_path: Path) -> None:
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "notes.txt").write_text("mine", encoding="utf-8")
-    refused = run("init", "rules", cwd=tmp_path)
+    refused = run_cli("init", "rules", cwd=tmp_path)  # in-process (tests/clirun.py): the same exit and message
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "not an empty folder" in refused.stderr
     assert [p.name for p in (tmp_path / "rules").iterdir()] == ["notes.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rules"]  # no staging folder left
