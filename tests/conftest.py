@@ -14,8 +14,8 @@ import xdistgroups
 from sites import BuiltSite, OtherEdition, other_edition_site, rulebook_of, shared_site
 
 # Sphinx's test fixtures and the directive tests' roots (tests/roots/); the browser tests' Chromium, engine site
-# and warm context, one per worker (tests/browsers.py)
-pytest_plugins = ("sphinxroots", "browsers", "cpuusage")
+# and warm context, one per worker (tests/browsers.py); the package's wheel and sdist, built once (tests/wheels.py)
+pytest_plugins = ("sphinxroots", "browsers", "cpuusage", "wheels")
 
 # The property and fuzz tests have fixed budgets (max_examples); in CI they also draw the same examples on every
 # run, so a red CI is a change of the code, not of luck. Locally each run explores new inputs.

@@ -1,4 +1,6 @@
-"""The command line as a user meets it: exit codes, output, no tracebacks."""
+"""The command line as a user meets it: exit codes, output, no tracebacks. The real command (``run``,
+``_blackpoker``) where a process of its own matters (the summary and JSON on a real stdout, the console script, a
+full disk, a busy port); the rest in-process (tests/clirun.py: the same main(), exit codes and messages)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 from typing import IO
 
 from blackpoker.core.paths import DEFINITIONS, ROOT
+from clirun import run_cli
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -34,7 +37,7 @@ def test_check_on_a_corrupted_copy_points_at_the_line(tmp_path: Path) -> None:
     lines[number - 1] = "    timing: ずっと\n"
     actions.write_text("".join(lines), encoding="utf-8")
 
-    result = run("check", "defs", cwd=tmp_path)
+    result = run_cli("check", "defs", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
@@ -48,7 +51,7 @@ def test_check_on_broken_yaml_has_no_traceback(tmp_path: Path) -> None:
     copy = tmp_path / "defs"
     shutil.copytree(DEFINITIONS, copy)
     (copy / "fogs.yaml").write_text("fogs: [\n  - id: up\n", encoding="utf-8")
-    result = run("check", str(copy))
+    result = run_cli("check", str(copy))
     assert result.returncode == 2
     assert "fogs.yaml:" in result.stderr and "YAML syntax error" in result.stderr
     assert "Traceback" not in result.stderr
@@ -72,7 +75,7 @@ def test_failed_export_leaves_the_previous_file(tmp_path: Path) -> None:
     copy = tmp_path / "defs"
     shutil.copytree(DEFINITIONS, copy)
     (copy / "ruleset.yaml").write_text("ruleset: {}\n", encoding="utf-8")
-    result = run("export", str(copy), "-o", str(target))
+    result = run_cli("export", str(copy), "-o", str(target))
     assert result.returncode == 2
     assert target.read_text(encoding="utf-8") == "previous"
 
@@ -89,7 +92,7 @@ def test_check_fails_when_an_action_has_no_simulator_effect(tmp_path: Path) -> N
     actions = copy / "actions.yaml"
     actions.write_text(actions.read_text(encoding="utf-8").replace("  - id: ambush\n", "  - id: ambush-two\n"),
                        encoding="utf-8")
-    result = run("check", "defs", cwd=tmp_path)
+    result = run_cli("check", "defs", cwd=tmp_path)
     assert result.returncode == 2
     lines = result.stderr.splitlines()
     assert any(re.match(r"defs/actions\.yaml:\d+:5: actions\[36\]: simulator: action 'ambush-two' has no effect "
@@ -104,8 +107,7 @@ def test_export_refuses_to_replace_a_link_or_a_device(tmp_path: Path) -> None:
     link = tmp_path / "link.json"
     link.symlink_to(victim)
     for target in (link, Path("/dev/null")):
-        result = subprocess.run([sys.executable, "-m", "blackpoker", "export", "-o", str(target)],
-                                capture_output=True, text=True)
+        result = run_cli("export", "-o", str(target))
         assert result.returncode == 2, result.stderr
         assert "is not a regular file" in result.stderr and "Traceback" not in result.stderr
     assert link.is_symlink() and victim.read_text(encoding="utf-8") == "keep me"
@@ -138,7 +140,7 @@ def test_environment_problems_are_one_line_with_the_path_and_exit_1(tmp_path: Pa
 
 
 def test_nonsense_game_counts_are_refused() -> None:
-    played = _blackpoker("sim", "play", "--games", "-5")
+    played = run_cli("sim", "play", "--games", "-5")
     assert played.returncode == 2 and "-5 is not in the range x>=1" in played.stderr
 
 
@@ -154,7 +156,7 @@ def test_build_refuses_a_label_condition_the_simulator_does_not_know_at_its_plac
                      encoding="utf-8")
     line = 1 + text[:text.index("キーカードに A が含まれる場合のみ}")].count("\n")
     out = tmp_path / "site"
-    built = _blackpoker("build", "--definitions", str(defs), "--out", str(out))
+    built = run_cli("build", "--definitions", str(defs), "--out", str(out))
     assert built.returncode == 2, built.stderr
     assert f"characters.yaml:{line}:" in built.stderr and "'月が満ちている場合のみ' is not simulated" in built.stderr
     assert "Traceback" not in built.stderr and not out.exists()

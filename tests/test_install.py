@@ -20,6 +20,7 @@ from packaging.utils import canonicalize_name
 from blackpoker.core.paths import DEFINITIONS, ROOT, SOURCE
 from clirun import run_cli
 from sites import small_in_place
+from wheels import WHEEL_GROUP, BuiltDist, pip_into, venv_without_pip
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 SITE_ONLY = ("sphinx", "weasyprint", "matplotlib", "pypdf", "jinja2", "furo", "myst_parser", "segno", "rich",
@@ -100,7 +101,7 @@ def test_init_gives_the_project_its_own_prose_that_its_build_publishes(tmp_path:
 def test_init_refuses_a_folder_that_holds_anything(tmp_path: Path) -> None:
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "notes.txt").write_text("mine", encoding="utf-8")
-    refused = run("init", "rules", cwd=tmp_path)
+    refused = run_cli("init", "rules", cwd=tmp_path)  # in-process (tests/clirun.py): the same exit and message
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "not an empty folder" in refused.stderr
     assert [p.name for p in (tmp_path / "rules").iterdir()] == ["notes.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rules"]  # no staging folder left
@@ -135,22 +136,20 @@ def _copy_installed(names: list[str], purelib: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_wheel_alone_plays_and_checks_without_the_site_libraries(tmp_path: Path) -> None:
-    """The wheel, installed into a bare venv with its base dependencies only (the locked test environment's own
-    copies, so nothing is fetched), plays, checks, starts a project, and asks for the site extra to build."""
-    dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(ROOT)],
-                   check=True, capture_output=True)
-    wheel = next(dist.glob("blackpoker-*.whl"))
+@pytest.mark.xdist_group(WHEEL_GROUP)
+def test_the_wheel_alone_plays_and_checks_without_the_site_libraries(built_dist: BuiltDist, tmp_path: Path) -> None:
+    """The wheel (the run's one build of it, tests/wheels.py), installed into a bare venv (no pip of its own: the
+    outer pip installs into it) with its base dependencies only (the locked test environment's own copies, so
+    nothing is fetched), plays, checks, starts a project, and asks for the site extra to build."""
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    venv_without_pip(venv)
     python = str(venv / "bin" / "python")
     purelib = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                   check=True, capture_output=True, text=True).stdout.strip())
     _copy_installed(_closure([Requirement(r).name for r in PROJECT["dependencies"]]), purelib)
-    subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-                    "--no-index", str(wheel)], check=True, capture_output=True)
-    consistent = subprocess.run([python, "-m", "pip", "check"], capture_output=True, text=True)
+    installed = pip_into(venv, "install", "--quiet", "--no-deps", "--no-index", str(built_dist.wheel))
+    assert installed.returncode == 0, installed.stderr
+    consistent = pip_into(venv, "check")
     assert consistent.returncode == 0, consistent.stdout  # the wheel's base dependencies are all there
     missing = subprocess.run([python, "-c", "import importlib.util as u; print([m for m in "
                               f"{SITE_ONLY!r} if u.find_spec(m)])"], capture_output=True, text=True, check=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import sysconfig
 import tomllib
 from importlib.metadata import PackageNotFoundError, version
@@ -18,6 +17,7 @@ from packaging.utils import canonicalize_name
 from blackpoker.core import paths
 from blackpoker.core.paths import ROOT
 from sites import small_in_place
+from wheels import WHEEL_GROUP, BuiltDist, pip_into, venv_without_pip
 
 DATA_FOLDERS = ("definitions", "schemas", "templates", "source", "scenarios", "tutorial")
 LOCK = ROOT / "requirements.lock"
@@ -83,7 +83,8 @@ def test_installed_versions_equal_the_lock() -> None:
 
 @pytest.mark.build
 @pytest.mark.slow
-def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
+@pytest.mark.xdist_group(WHEEL_GROUP)
+def test_wheel_installs_and_builds_from_another_folder(built_dist: BuiltDist, tmp_path: Path) -> None:
     """`python -m build` makes a wheel and an sdist; the wheel, installed into a fresh venv, starts a rules project
     (`blackpoker init`) in a folder that is not the checkout, checks it, plays its worked examples and builds it.
     The build is of the project with the small project's definitions and pages in place of v8.1's (everything else
@@ -92,22 +93,19 @@ def test_wheel_installs_and_builds_from_another_folder(tmp_path: Path) -> None:
     every kind of output) holds for any rules, and v8.1's content is built from the same files by the run's shared
     build (test_install.py holds `init`'s definitions to the packaged ones byte for byte). The venv reaches the
     locked packages of the test environment (test_installed_versions_equal_the_lock holds them to the lock)
-    through a path entry, which does not run that environment's editable install of the checkout."""
-    dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], check=True,
-                   capture_output=True)
-    wheel = next(dist.glob("blackpoker-*.whl"))
-    sdist = next(dist.glob("blackpoker-*.tar.gz"))
+    through a path entry, which does not run that environment's editable install of the checkout. The archives
+    are the run's one build of them (tests/wheels.py); the venv has no pip of its own (the outer one installs)."""
+    wheel, sdist = built_dist.wheel, built_dist.sdist
     _assert_archives_hold_the_data(wheel, sdist)
 
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    venv_without_pip(venv)
     ask = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
     purelib = Path(subprocess.run([str(venv / "bin" / "python"), "-c", ask], check=True, capture_output=True,
                                   text=True).stdout.strip())
     (purelib / "locked-test-packages.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    subprocess.run([*pip, "--no-deps", str(wheel)], check=True, capture_output=True)
+    installed = pip_into(venv, "install", "--quiet", "--no-deps", str(wheel))
+    assert installed.returncode == 0, installed.stderr
 
     work = tmp_path / "elsewhere"
     work.mkdir()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -264,6 +265,12 @@ def _run(*cmd: str) -> str:
     return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
 
 
+@functools.cache
+def _book_text(site: Path) -> str:
+    """``pdftotext`` of the shared build's book, run once for the tests that read it (the site is never changed)."""
+    return _run("pdftotext", str(site / PDF_NAME), "-")
+
+
 def _layout_pages(pdf: Path) -> list[str]:
     """Each page's text as ``pdftotext -layout`` gives it (a label and its value on one line are one line), in
     one run over the whole book: it ends each page with a form feed (a run per page read the book 170 times)."""
@@ -284,7 +291,7 @@ def test_book_pdf_is_a5_with_embedded_fonts_and_text(site: Path, rules: Rules) -
     fonts = _run("pdffonts", str(pdf)).splitlines()[2:]
     assert fonts and all(" yes yes yes " in line for line in fonts)
     assert any("BIZ-UDPGothic-Bold" in line for line in fonts)
-    text = _run("pdftotext", str(pdf), "-")
+    text = _book_text(site)
     for title in CHAPTERS.values():
         assert title in text
     for name in (rules.format_actions[0].name, rules.format_actions[-1].name, rules.characters[0].name,
@@ -416,7 +423,7 @@ def test_ranges_are_set_with_the_books_tilde(built_rulebook: tuple[Path, Path]) 
         assert "~" not in text, page.name
         shown += text.count("～")
     assert shown > 50  # the key cards of the actions, at least
-    book = _run("pdftotext", str(site / PDF_NAME), "-")
+    book = _book_text(site)
     assert "~" not in book and "♡A～10" in book
 
 
@@ -518,7 +525,7 @@ def _last_words(block: Block) -> str:
 
 def _book_pages(site: Path) -> list[list[str]]:
     """The book's text, page by page, line by line."""
-    return [page.splitlines() for page in _run("pdftotext", str(site / PDF_NAME), "-").split("\f")]
+    return [page.splitlines() for page in _book_text(site).split("\f")]
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
@@ -634,7 +641,7 @@ def test_the_book_s_words_a_ruling_amends_are_marked_and_link_to_it(site: Path) 
 def test_the_printed_examples_read_as_a_narration(site: Path) -> None:
     """Issue 22, item 4: on paper an example is told to a reader: a refused decision as 「× A はこの判断ができません
     (…)」, no web-only mark (the report is not printed), and a ruling by its Japanese title, never its id."""
-    text = _run("pdftotext", str(site / PDF_NAME), "-")
+    text = _book_text(site)
     flat = re.sub(r"\s+", "", text)
     assert "不正な判断" not in flat and "シミュレーターで検証済み" not in flat
     assert "はこの判断ができません" in flat
@@ -659,7 +666,7 @@ def test_the_top_page_leads_to_the_tutorial_and_the_play_page_the_book_does_not(
     top = (site / "index.html").read_text(encoding="utf-8")
     assert 'href="play/tutorial.html">はじめての BlackPoker(チュートリアル)</a>' in top
     assert 'href="play/index.html">コンピューターと対戦</a>' in top
-    book = subprocess.run(["pdftotext", str(site / "blackpoker.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+    book = _book_text(site)
     assert "チュートリアル" not in book and "ブラウザーで遊ぶ" not in book
 
 
@@ -686,7 +693,7 @@ def test_one_colon_in_every_page_and_the_book(site: Path) -> None:
         shown = unescape(re.sub(r"<[^>]+>", "", text))
         at = shown.find("：")
         assert at < 0, (path.name, shown[max(0, at - 30):at + 10])
-    book = _run("pdftotext", str(site / PDF_NAME), "-")
+    book = _book_text(site)
     assert "：" not in book, book[max(0, book.find("：") - 30):book.find("：") + 10]
     assert "例: " in book and "A くん: 「" in book
 

@@ -26,6 +26,7 @@ from blackpoker.pipeline import balance
 from blackpoker.pipeline.balance import CONNECT_TIMEOUT, ClusterError, run_dask, run_local
 from blackpoker.sim.balance.stats import summarize, wilson
 from blackpoker.sim.balance.study import study_games
+from clirun import run_cli
 
 SPECS = study_games([("lite", None), ("mast", "extra")], ("ismcts:2", "greedy"), 3, 40)
 TOOLS = Path(__file__).resolve().parents[1] / "tools"  # what the cluster's processes put on PYTHONPATH
@@ -83,7 +84,8 @@ def _scheduler_address(file: Path, scheduler: subprocess.Popen[bytes], log: Path
 @contextlib.contextmanager
 def dask_cluster(tmp: Path, worker_paths: list[Path]) -> Iterator[str]:
     """A cluster as a user starts one, each part a separate process: `dask scheduler` on a free localhost port
-    and one `dask worker` per PYTHONPATH in ``worker_paths``, all without a dashboard. Yields the scheduler's
+    and one `dask worker` per PYTHONPATH in ``worker_paths``, all without a dashboard, each worker without a nanny
+    (a process that only restarts it: one fewer interpreter importing Dask per worker). Yields the scheduler's
     address once every worker has joined; all of them are stopped afterwards, whatever happened."""
     local = ["--host", "127.0.0.1", "--no-dashboard", "--dashboard-address", "127.0.0.1:0"]  # without a dashboard
     # Dask still serves its HTTP routes, by default on port 8787 of every interface: a free localhost port instead
@@ -95,7 +97,8 @@ def dask_cluster(tmp: Path, worker_paths: list[Path]) -> Iterator[str]:
         address = _scheduler_address(tmp / "scheduler.json", processes[0], log)
         for i, path in enumerate(worker_paths):
             processes.append(_start("distributed.cli.dask_worker", [
-                address, *local, "--nworkers", "1", "--nthreads", "1", "--local-directory", str(tmp / f"worker{i}")],
+                address, *local, "--nworkers", "1", "--nthreads", "1", "--no-nanny",
+                "--local-directory", str(tmp / f"worker{i}")],
                 tmp / f"worker{i}.log", path))
         with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]  # distributed is untyped
             client.wait_for_workers(len(worker_paths), timeout=30)
@@ -120,10 +123,9 @@ def _running(args: list[str]) -> Iterator[subprocess.Popen[str]]:
 
 
 def _blackpoker(args: list[str]) -> subprocess.CompletedProcess[str]:
-    """The command line run to its end (at most 2 minutes)."""
-    with _running(args) as process:
-        out, err = process.communicate(timeout=120)
-    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    """The command line run to its end in this process (tests/clirun.py: the same main(), exit codes and messages):
+    the cluster's parts are the separate processes these tests are about, the client need not be one."""
+    return run_cli(*args, cwd=TOOLS.parent)
 
 
 @pytest.mark.slow  # starts a Dask scheduler and workers
