@@ -84,8 +84,7 @@ def _scheduler_address(file: Path, scheduler: subprocess.Popen[bytes], log: Path
 @contextlib.contextmanager
 def dask_cluster(tmp: Path, worker_paths: list[Path]) -> Iterator[str]:
     """A cluster as a user starts one, each part a separate process: `dask scheduler` on a free localhost port
-    and one `dask worker` per PYTHONPATH in ``worker_paths``, all without a dashboard, each worker without a nanny
-    (a process that only restarts it: one fewer interpreter importing Dask per worker). Yields the scheduler's
+    and one `dask worker` per PYTHONPATH in ``worker_paths``, all without a dashboard. Yields the scheduler's
     address once every worker has joined; all of them are stopped afterwards, whatever happened."""
     local = ["--host", "127.0.0.1", "--no-dashboard", "--dashboard-address", "127.0.0.1:0"]  # without a dashboard
     # Dask still serves its HTTP routes, by default on port 8787 of every interface: a free localhost port instead
@@ -97,8 +96,7 @@ def dask_cluster(tmp: Path, worker_paths: list[Path]) -> Iterator[str]:
         address = _scheduler_address(tmp / "scheduler.json", processes[0], log)
         for i, path in enumerate(worker_paths):
             processes.append(_start("distributed.cli.dask_worker", [
-                address, *local, "--nworkers", "1", "--nthreads", "1", "--no-nanny",
-                "--local-directory", str(tmp / f"worker{i}")],
+                address, *local, "--nworkers", "1", "--nthreads", "1", "--local-directory", str(tmp / f"worker{i}")],
                 tmp / f"worker{i}.log", path))
         with Client(address, timeout=10) as client:  # type: ignore[no-untyped-call]  # distributed is untyped
             client.wait_for_workers(len(worker_paths), timeout=30)
