@@ -24,9 +24,13 @@ native: $(STAMP)
 system:
 	@scripts/setup-system.sh
 
-# Every package at the exact version (and hash) in requirements.lock, then the package itself, editable.
-$(STAMP): pyproject.toml requirements.lock
+# pip itself first, at the version (and hash) of requirements-pip.lock: the pip that comes with Python 3.11 (23.2)
+# refuses a hashed lock as soon as a package asks for another's extra (weasyprint: fonttools[woff]) and PyPI has a
+# newer release of that package than the lock's. Then every package at the exact version (and hash) in
+# requirements.lock, then the package itself, editable.
+$(STAMP): pyproject.toml requirements.lock requirements-pip.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements-pip.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $@
@@ -34,7 +38,8 @@ $(STAMP): pyproject.toml requirements.lock
 # Regenerate the locks from pyproject.toml, keeping the pins they already have (`make lock UPGRADE=1` moves every
 # package to the newest version the ranges allow): requirements.lock for development (base, site, test and
 # cluster extras: what `make` installs) and requirements-runtime.lock for using the toolkit (base and site only),
-# resolved within the development lock so that both pin the same versions.
+# resolved within the development lock so that both pin the same versions; requirements-pip.lock pins the pip that
+# installs them.
 LOCK_TOOLS := build/.lock-tools
 PIP_COMPILE = CUSTOM_COMPILE_COMMAND='make lock' $(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes \
 	--strip-extras --no-emit-index-url --no-emit-find-links
@@ -44,6 +49,7 @@ lock:
 	$(PIP_COMPILE) --extra site --extra test --extra cluster $(if $(UPGRADE),--upgrade) \
 		--output-file requirements.lock pyproject.toml
 	$(PIP_COMPILE) --extra site --constraint requirements.lock --output-file requirements-runtime.lock pyproject.toml
+	echo 'pip>=25.3' | $(PIP_COMPILE) --allow-unsafe $(if $(UPGRADE),--upgrade) --output-file requirements-pip.lock -
 
 build: setup
 	$(BIN)/blackpoker build

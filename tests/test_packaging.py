@@ -21,13 +21,15 @@ from wheels import WHEEL_GROUP, BuiltDist, pip_into, venv_without_pip
 
 DATA_FOLDERS = ("definitions", "schemas", "templates", "source", "scenarios", "tutorial")
 LOCK = ROOT / "requirements.lock"
+PIP_LOCK = ROOT / "requirements-pip.lock"
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)")
 
 
-def _locked() -> dict[str, str]:
-    """Package name (canonical) -> pinned version, from requirements.lock; every pin must carry hashes."""
+def _locked(lock: Path = LOCK) -> dict[str, str]:
+    """Package name (canonical) -> pinned version, from a lock (requirements.lock unless named); every pin must carry
+    hashes."""
     pins: dict[str, str] = {}
-    lines = LOCK.read_text(encoding="utf-8").splitlines()
+    lines = lock.read_text(encoding="utf-8").splitlines()
     for number, line in enumerate(lines):
         match = PIN.match(line)
         if match:
@@ -69,9 +71,9 @@ def test_lock_covers_every_declared_dependency() -> None:
 
 
 def test_installed_versions_equal_the_lock() -> None:
-    """The environment the tests run in is the locked one: a drifted package is named here."""
+    """The environment the tests run in is the locked one, pip included: a drifted package is named here."""
     drift = []
-    for name, pinned in sorted(_locked().items()):
+    for name, pinned in sorted({**_locked(), **_locked(PIP_LOCK)}.items()):
         try:
             installed = version(name)
         except PackageNotFoundError:
@@ -148,5 +150,5 @@ def _assert_archives_hold_the_data(wheel: Path, sdist: Path) -> None:
                 relative = file.relative_to(ROOT).as_posix()
                 assert f"blackpoker/data/{relative}" in in_wheel, relative
                 assert f"tools/blackpoker/data/{relative}" in in_sdist, relative
-    for name in ("requirements.lock", "definitions/actions.yaml", "Makefile"):
+    for name in ("requirements.lock", "requirements-pip.lock", "definitions/actions.yaml", "Makefile"):
         assert name in in_sdist, name
