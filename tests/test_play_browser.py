@@ -157,6 +157,8 @@ class Reused:
             p.page.set_viewport_size(viewport)
             p.page.click("#again")
             assert p.page.locator("#game").is_hidden() and p.page.is_enabled("#start")
+            # Nothing of the last game stays behind to be taken for the next one's (READY would see its end).
+            assert p.page.locator("#result > *, #moves > *, #board > *, #log > *").count() == 0
         else:
             p = Page(self.warm, viewport)
             p.open(self.base)

@@ -215,6 +215,9 @@ $("undo").addEventListener("click", async () => {
 $("again").addEventListener("click", () => {
   $("game").hidden = true;
   current = null;
+  // The last game's result and moves go with it: a hidden result would still be read as this game's by assistive
+  // technology and by anything that looks for the game's end.
+  for (const id of ["result", "moves", "board", "log"]) $(id).replaceChildren();
   history.replaceState(null, "", location.pathname + location.search);
   $("format").focus();
 });
