@@ -41,9 +41,20 @@ class Page(EnginePage):
         return str(self.page.text_content("#step-count"))
 
 
+# the lesson L opened and its first view drawn (the page's own mark of the lesson it shows)
+OPENED = f"l => !document.getElementById('lesson').hidden && {IDLE} && " \
+         "document.getElementById('lesson').dataset.lessonShown === l"
+
+
+def shown(pg: Any, lesson: str) -> None:
+    """Wait for LESSON's first view: the page marks the lesson it has drawn (the last lesson's view stays on the
+    page until the engine answers, and the link's hashchange comes after the click)."""
+    pg.wait_for_function(OPENED, arg=lesson, timeout=LOAD_TIMEOUT, polling=POLL)
+
+
 def open_lesson(pg: Any, lesson: str) -> None:
     pg.click(f'[data-lesson="{lesson}"]')
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
+    shown(pg, lesson)
 
 
 def make_the_lessons_move(p: Page) -> None:
@@ -180,7 +191,7 @@ def test_a_lesson_by_keyboard_only(warm: Any, base: str) -> None:
 
     tab_to('[data-lesson="01-setup"]')
     pg.keyboard.press("Enter")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
+    shown(pg, "01-setup")
     for _ in range(10):
         if pg.query_selector('[data-lesson-done="01-setup"]'):
             break
@@ -232,14 +243,8 @@ ENGLISH = ("field:", "card:", "character:", "request:", "player:", "soldier-summ
 
 def open_at(p: Page, base: str, lesson: str) -> Any:
     pg = p.open(base + f"#lesson={lesson}")
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
+    shown(pg, lesson)
     return pg
-
-
-# the lesson L opened (its title shown) and its first view drawn
-OPENED = ("l => !document.getElementById('lesson').hidden && document.getElementById('lesson-title').textContent === "
-          f"window.bpTutorial.lessons().find(x => x.id === l).title && {IDLE} && "
-          "document.querySelector('#instruction').textContent.length > 0")
 
 
 class Reused:
@@ -261,8 +266,9 @@ class Reused:
             pg.emulate_media(color_scheme=scheme)
             pg.click("#to-list")
             assert pg.is_visible("#lesson-list") and pg.is_hidden("#lesson")
+            assert pg.get_attribute("#lesson", "data-lesson-shown") is None  # no lesson is taken as shown
             pg.click(f'[data-lesson="{lesson}"]')
-            pg.wait_for_function(OPENED, arg=lesson, timeout=LOAD_TIMEOUT, polling=POLL)
+            shown(pg, lesson)
         else:
             p = Page(self.warm, viewport, color_scheme=scheme)
             pg = open_at(p, base=self.base, lesson=lesson)
@@ -361,7 +367,7 @@ def test_a_lesson_by_touch_only(browser: Any, base: str) -> None:
     pg.wait_for_function("window.bpTutorial && window.bpTutorial.ready", timeout=LOAD_TIMEOUT, polling=POLL)
     assert pg.evaluate("matchMedia('(pointer: coarse)').matches"), "a touch screen"
     pg.locator('[data-lesson="07-quick-magic"]').tap()
-    pg.wait_for_function(f"{IDLE} && document.querySelector('#instruction').textContent.length > 0", timeout=LOAD_TIMEOUT, polling=POLL)
+    shown(pg, "07-quick-magic")
     try_a_wrong_target(pg, "tap")
     assert "2.10.3: 対象は「" in pg.text_content("#feedback [data-refusal]")
     pg.locator('#variants [data-slot="targets"]', has_text="プレイヤー B").tap()

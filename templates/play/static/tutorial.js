@@ -3,8 +3,9 @@
 // and targets; the engine answers with the rules' refusal (and its section), the ways to make a legal move, or
 // the step's hint when a legal move is not the lesson's. Progress is kept in localStorage. Stable hooks for
 // tests: [data-card] (a hand card), [data-pick] (any card to pick), [data-action], [data-move], [data-choice]
-// (a payment or target to choose), [data-try], [data-pass], [data-refusal], [data-hint], [data-lesson-done];
-// window.bpTutorial.
+// (a payment or target to choose), [data-try], [data-pass], [data-refusal], [data-hint], [data-lesson-done],
+// [data-lesson-shown] (the lesson whose view is drawn: set once the engine has answered, gone while another
+// lesson is on its way); window.bpTutorial.
 
 import { connect, el, showLog } from "./engine.js";
 
@@ -87,6 +88,7 @@ function route() {
   $("lesson-list").hidden = Boolean(found); // one thing at a time: the list, or the lesson
   if (!found) {
     $("lesson").hidden = true;
+    $("lesson").removeAttribute("data-lesson-shown");
     lesson = null;
     return;
   }
@@ -95,6 +97,7 @@ function route() {
 
 async function open(found) {
   lesson = found;
+  $("lesson").removeAttribute("data-lesson-shown"); // what is drawn is the last lesson's until the engine answers
   $("lesson").hidden = false;
   $("lesson-title").textContent = found.title;
   const section = sectionOf(found.section);
@@ -159,6 +162,7 @@ function show(v) {
     $("own-box").hidden = !v.cards.length;
     $("actions").replaceChildren(...v.actions.map(actionButton));
   }
+  $("lesson").setAttribute("data-lesson-shown", lesson.id);
   if (v.done) {
     markDone(lesson.id);
     $("lesson").setAttribute("data-lesson-done", lesson.id);
