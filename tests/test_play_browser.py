@@ -258,6 +258,7 @@ def test_undo_save_load_link_and_the_command_line(reused: Reused, warm: Any, rul
     assert q.ask({"command": "final"})["state"] == final
 
     pg.click("#again")
+    assert pg.text_content("#status") == "設定を選んで「対戦を始める」を押してください。"  # not the last game's news
     # the file control is the page's own Japanese button (the browser's says "Choose File" in its own language)
     assert pg.locator("#load").is_hidden()
     assert pg.locator("#open-saved").inner_text() == "保存した対局を開く…"

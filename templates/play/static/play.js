@@ -218,6 +218,7 @@ $("again").addEventListener("click", () => {
   // The last game's result and moves go with it: a hidden result would still be read as this game's by assistive
   // technology and by anything that looks for the game's end.
   for (const id of ["result", "moves", "board", "log"]) $(id).replaceChildren();
+  statusLine.textContent = "設定を選んで「対戦を始める」を押してください。";
   history.replaceState(null, "", location.pathname + location.search);
   $("format").focus();
 });
