@@ -18,6 +18,7 @@ from pypdf import PdfReader
 
 from blackpoker import load_rules
 from blackpoker.core.model import Rules
+from blackpoker.pipeline.build import CACHE
 from blackpoker.render.actionlist.html import render_pages
 from blackpoker.render.actionlist.pdf import PDF_DIR, build_pdfs, pdf_paths, render_documents
 from blackpoker.render.actionlist.view import all_page, list_pages
@@ -433,11 +434,14 @@ def _lengthen(folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def long_parts(tmp_path_factory: pytest.TempPathFactory) -> PartCache:
+def long_parts(tmp_path_factory: pytest.TempPathFactory, built_site: BuiltSite) -> PartCache:
     """One cache of parts for the module's builds of lists with long entries (tests/conftest.py keeps the tests
-    that use it on one worker): what one build laid out (every entry that was not made long, the page body, the
-    lists' covers when their page numbers stay) the next one finds, as a build finds what the one before it left."""
-    return PartCache(tmp_path_factory.mktemp("long-parts"))
+    that use it on one worker), a copy of the run's shared build's: what the builds before laid out (every entry
+    that was not made long, the page body, the lists' covers when their page numbers stay) the next one finds, as a
+    maintainer's build after an edit finds what the one before it left; the long entries are laid out anew."""
+    parts = tmp_path_factory.mktemp("long") / "parts"
+    shutil.copytree(built_site.site.parent / CACHE / "parts", parts)
+    return PartCache(parts)
 
 
 @pytest.fixture(scope="module")
