@@ -18,6 +18,7 @@ from pypdf import PdfReader
 
 from blackpoker import load_rules
 from blackpoker.core.model import Rules
+from blackpoker.pipeline.build import CACHE
 from blackpoker.render.actionlist.html import render_pages
 from blackpoker.render.actionlist.pdf import PDF_DIR, build_pdfs, pdf_paths, render_documents
 from blackpoker.render.actionlist.view import all_page, list_pages
@@ -64,6 +65,20 @@ def built(rules: Rules, built_site: BuiltSite) -> tuple[Path, list[Path]]:
 
 
 def _text(path: Path, page: int | None = None, crop: tuple[float, float, float, float] | None = None) -> str:
+    if crop is None:  # the whole text, or a page of it: the file is read once for all the tests that read it
+        stat = path.stat()
+        whole = _whole_text(path, stat.st_mtime_ns, stat.st_size)
+        return whole if page is None else whole.split("\f")[page - 1] + "\f"
+    return _pdftotext(path, page, crop)
+
+
+@functools.lru_cache(maxsize=64)
+def _whole_text(path: Path, mtime: int, size: int) -> str:
+    """A file's whole text (its time and size in the key): several tests read each list, page by page or whole."""
+    return _pdftotext(path)
+
+
+def _pdftotext(path: Path, page: int | None = None, crop: tuple[float, float, float, float] | None = None) -> str:
     args = ["pdftotext", "-enc", "UTF-8"]
     if page is not None:
         args += ["-f", str(page), "-l", str(page)]
@@ -113,10 +128,18 @@ def test_page_sizes_and_counts(rules: Rules, built: tuple[Path, list[Path]]) -> 
 
 def _halves(path: Path, side: int) -> tuple[list[int], list[int]]:
     """The footer page numbers on the left and right half of one sheet side (only the footer strip is read)."""
+    stat = path.stat()
+    left, right = _footers(path, stat.st_mtime_ns, stat.st_size)
+    return _page_marks(left[side - 1]), _page_marks(right[side - 1])
+
+
+@functools.lru_cache(maxsize=16)
+def _footers(path: Path, mtime: int, size: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The footer strip of the left and right half of every sheet side, one pdftotext run per half for the whole
+    file (the crop applies to each page) rather than two per side: a file is read once, not once per side."""
     w, h, footer = 2 * A5[0], A5[1], 40
-    left = _page_marks(_text(path, side, (0, h - footer, w / 2, footer)))
-    right = _page_marks(_text(path, side, (w / 2, h - footer, w / 2, footer)))
-    return left, right
+    return (tuple(_text(path, crop=(0, h - footer, w / 2, footer)).split("\f")),
+            tuple(_text(path, crop=(w / 2, h - footer, w / 2, footer)).split("\f")))
 
 
 @needs_poppler
@@ -190,13 +213,23 @@ def _boxes(box: Any) -> Iterator[Any]:  # WeasyPrint's layout boxes (untyped)
         yield from _boxes(child)
 
 
+# The group of the tests of the shared build's lists (conftest._group): the test below reads the one-document
+# layout of the full list that the comparison with the built lists renders too, so it runs on that worker and the
+# list is laid out once.
+BUILT_GROUP = "test_actionlist_pdf.py::built"
+
+
 @pytest.fixture(scope="module")
-def all_document(rules: Rules) -> Any:  # a weasyprint Document (untyped)
-    return render_documents(rules, (all_page(rules),))["all"]
+def one_document(rules: Rules) -> Callable[[str], Any]:
+    """A list laid out as one A5 document (a weasyprint Document, untyped), by key: each once for the module."""
+    return functools.cache(lambda key: render_documents(rules, tuple(p for p in list_pages(rules) if p.key == key))[key])
 
 
 @pytest.mark.build  # lays out the whole 'all' list with WeasyPrint
-def test_entries_are_never_split_and_headings_keep_their_first_entry(rules: Rules, all_document: Any) -> None:
+@pytest.mark.xdist_group(BUILT_GROUP)
+def test_entries_are_never_split_and_headings_keep_their_first_entry(rules: Rules,
+                                                                     one_document: Callable[[str], Any]) -> None:
+    all_document = one_document("all")
     pages_of: dict[str, set[int]] = {}
     for number, page in enumerate(all_document.pages, start=1):
         for box in _boxes(page._page_box):
@@ -215,12 +248,12 @@ def test_entries_are_never_split_and_headings_keep_their_first_entry(rules: Rule
 @needs_poppler
 @pytest.mark.parametrize("key", ["lite", "all"])
 def test_built_lists_look_exactly_like_one_document(rules: Rules, built: tuple[Path, list[Path]], key: str,
-                                                    tmp_path: Path) -> None:
+                                                    tmp_path: Path, one_document: Callable[[str], Any]) -> None:
     from pdfsame import pages_that_differ, structure
 
     page = next(p for p in list_pages(rules) if p.key == key)
     reference = tmp_path / f"{key}.pdf"
-    render_documents(rules, (page,))[key].write_pdf(reference)
+    one_document(key).write_pdf(reference)
     a5 = pdf_paths(built[0], page)[0]
     assert pages_that_differ(reference, a5) == []
     assert structure(a5) == structure(reference)
@@ -361,6 +394,8 @@ def _lost_text(rules: Rules, out: Path, only: str | None = None) -> list[tuple[s
     html = render_pages(rules)
     lost = []
     for page in list_pages(rules):
+        if only is not None and only not in page.anchors:  # a list that does not show it: nothing to look for
+            continue
         pieces = _EntryText(html[f"html/{page.filename}"]).pieces
         a5, two_up, booklet = pdf_paths(out, page)
         for path, text in ((a5, _list_text(a5)), (two_up, _list_text(a5, two_up, "2up")),
@@ -399,11 +434,14 @@ def _lengthen(folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def long_parts(tmp_path_factory: pytest.TempPathFactory) -> PartCache:
+def long_parts(tmp_path_factory: pytest.TempPathFactory, built_site: BuiltSite) -> PartCache:
     """One cache of parts for the module's builds of lists with long entries (tests/conftest.py keeps the tests
-    that use it on one worker): what one build laid out (every entry that was not made long, the page body, the
-    lists' covers when their page numbers stay) the next one finds, as a build finds what the one before it left."""
-    return PartCache(tmp_path_factory.mktemp("long-parts"))
+    that use it on one worker), a copy of the run's shared build's: what the builds before laid out (every entry
+    that was not made long, the page body, the lists' covers when their page numbers stay) the next one finds, as a
+    maintainer's build after an edit finds what the one before it left; the long entries are laid out anew."""
+    parts = tmp_path_factory.mktemp("long") / "parts"
+    shutil.copytree(built_site.site.parent / CACHE / "parts", parts)
+    return PartCache(parts)
 
 
 @pytest.fixture(scope="module")
