@@ -8,9 +8,9 @@ The play page and the tutorial run the engine in Pyodide: a first visit boots Py
 a page on a busy machine), a later visit restores the engine the first one kept in Cache Storage (snapshot.js:
 about a second). Both pages are served from one site per worker (``engine_site``, at ``engine_address``), and
 ``warm`` is a browser context in which a first visit has kept the engine: a test whose subject is not the first
-visit opens its page there (``EnginePage(warm, …)``); a test of the first visit, of the kept engine itself, or of
-a context option a page cannot have alone (touch, a mobile screen) opens a context of its own
-(``EnginePage(browser, …)``)."""
+visit opens its page there (``EnginePage(warm, …)``), the tests of a damaged kept engine too (they leave a good one
+kept); a test of the first visit, of a later visit's restore, or of a context option a page cannot have alone
+(touch, a mobile screen) opens a context of its own (``EnginePage(browser, …)``)."""
 
 from __future__ import annotations
 
@@ -102,7 +102,8 @@ def kept_engine_context(browser: Any, address: str) -> Any:
 @pytest.fixture(scope="session")
 def warm(browser: Any, engine_address: str) -> Iterator[Any]:
     """A context with the engine kept (the tutorial's worker is the same engine with the same key): its pages
-    restore it instead of booting Python. Tests must not change what it keeps."""
+    restore it instead of booting Python. Tests must leave a good engine kept (the tests of a damaged kept engine
+    damage it and check that the page keeps a good one again)."""
     context = kept_engine_context(browser, engine_address)
     yield context
     context.close()

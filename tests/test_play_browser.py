@@ -19,7 +19,7 @@ from blackpoker.core.loader import load_rules
 from blackpoker.core.model import Rules
 from blackpoker.play.browser import final_state
 from blackpoker.play.session import resume
-from browsers import MARKS, POLL, PRESS, PYODIDE_LOAD, EnginePage, kept_engine_context
+from browsers import MARKS, POLL, PRESS, PYODIDE_LOAD, EnginePage
 from playsite import runtime_missing, served
 
 pytestmark = [*MARKS, pytest.mark.skipif(runtime_missing() is not None, reason=str(runtime_missing()))]
@@ -385,13 +385,13 @@ SHAPE = ("k => caches.open('blackpoker-play').then(c => c.match(k)).then(r => r 
          ".then(b => [b.byteLength, new Uint32Array(b, 0, 1)[0]]) : null)")  # its length and its magic number
 
 
-@pytest.fixture(scope="module")
-def kept_context(browser: Any, engine_address: str) -> Iterator[Any]:
-    """A context of its own with the engine kept by a first visit, for the tests that damage it: each leaves a good
-    one kept again (it asserts so), so the next starts from a kept engine without a first visit of its own."""
-    context = kept_engine_context(browser, engine_address)
-    yield context
-    context.close()
+@pytest.fixture
+def kept_context(warm: Any) -> Any:
+    """The worker's ``warm`` context (the engine kept by a first visit), for the tests that damage what it keeps:
+    each leaves a good one kept again (it asserts so), as the other pages of ``warm`` expect, so none needs a
+    first visit of its own. One that fails midway leaves a damaged engine kept: the next page of ``warm`` drops
+    it, starts in full and keeps a good one (what these tests check), so the tests after it still pass."""
+    return warm
 
 
 @pytest.mark.parametrize("damaged", ["new Uint8Array(4096)", "b.slice(0, b.byteLength - 4096)",  # cut short

@@ -49,40 +49,73 @@ def served(built_rulebook: tuple[Path, Path]) -> Iterator[tuple[Path, str]]:
         server.shutdown()
 
 
-@pytest.fixture(scope="module")
-def search(served: tuple[Path, str], browser: Any) -> Iterator[Any]:
-    """The hits the search page lists for a query, in order. A query is typed once per module: the site does not
-    change, so the tests that look up the same names (every entry's name, whole) read the same page's answer.
-    The page is opened once and each query is handed to Sphinx's own ``Search.performSearch``, which the page's
-    start calls with the address's ``?q=``; the first query is also opened by its address, and both must list the
-    same hits (a page load per query cost a minute: the index is read again each time)."""
-    _, root = served
-    page = browser.new_page()
-    # the hits' passages are fetched page by page: not needed to rank them
-    page.route(re.compile(r".*\.html$"), lambda route: route.fulfill(body="") if "search.html" not in route.request.url
-               else route.continue_())
-    answered: dict[str, list[str]] = {}
+# The hits the search page lists for each query, in order, with Sphinx's own ``Search.performSearch`` (which the
+# page's start calls with the address's ``?q=``): each query's list emptied, the query performed, and its hits read
+# once the search finished listing them (its summary says so). One round trip for all the queries of a test.
+LISTED = """async (queries) => {
+  const out = {};
+  for (const query of queries) {
+    document.getElementById('search-results').replaceChildren();
+    Search.performSearch(query);
+    while (!document.querySelector('#search-results .search-summary:not(:empty)')) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    out[query] = [...document.querySelectorAll('#search-results ul.search li > a')].map((e) => e.getAttribute('href'));
+  }
+  return out;
+}"""
+# The hits' passages are fetched page by page: not needed to rank them. Their pages are answered empty in the page
+# (as a passage-less hit's), without a round trip to Playwright per hit; the search page itself is not fetched.
+NO_PASSAGES = """(() => {
+  const fetched = window.fetch;
+  window.fetch = (resource, ...rest) => {
+    const url = new URL(String(resource instanceof Request ? resource.url : resource), location.href);
+    return url.pathname.endsWith('.html') && !url.pathname.endsWith('/search.html')
+      ? Promise.resolve(new Response('')) : fetched(resource, ...rest);
+  };
+})();"""
 
-    def listed() -> list[str]:
-        page.wait_for_selector("#search-results .search-summary:not(:empty)")
-        return [str(a) for a in page.eval_on_selector_all(
+
+class Hits:
+    """The hits the search page lists for a query, in order (``hits(query)``). A query is typed once per module:
+    the site does not change, so the tests that look up the same names (every entry's name, whole) read the same
+    page's answer. The page is opened once and each query is handed to Sphinx's own ``Search.performSearch``
+    (LISTED), a test's queries together (``ask(queries)``); the first query is also opened by its address, and
+    both must list the same hits (a page load per query cost a minute: the index is read again each time)."""
+
+    def __init__(self, page: Any, root: str) -> None:
+        self.page, self.root = page, root
+        self.answered: dict[str, list[str]] = {}
+
+    def listed(self) -> list[str]:
+        self.page.wait_for_selector("#search-results .search-summary:not(:empty)")
+        return [str(a) for a in self.page.eval_on_selector_all(
             "#search-results ul.search li > a", "els => els.map(e => e.getAttribute('href'))")]
 
-    def ask(query: str) -> list[str]:
-        page.evaluate("q => { document.getElementById('search-results').replaceChildren(); "
-                      "Search.performSearch(q); }", query)
-        return listed()
+    def ask(self, queries: list[str]) -> None:
+        """Every query of QUERIES not yet answered, in one round trip of the page."""
+        if not self.answered and queries:  # the first query by its address, as the search box sends it, then as the others
+            self.page.goto(self.root + "search.html?q=" + queries[0])
+            by_address = self.listed()
+            answer = self.page.evaluate(LISTED, [queries[0]])[queries[0]]
+            assert answer == by_address, (queries[0], by_address)
+            self.answered[queries[0]] = answer
+        todo = list(dict.fromkeys(q for q in queries if q not in self.answered))
+        if todo:
+            self.answered.update(self.page.evaluate(LISTED, todo))
 
-    def hits(query: str) -> list[str]:
-        if not answered:  # the first query by its address, as the search box sends it, and then as the others
-            page.goto(root + "search.html?q=" + query)
-            by_address = listed()
-            assert ask(query) == by_address, (query, by_address)
-        if query not in answered:
-            answered[query] = ask(query)
-        return list(answered[query])
+    def __call__(self, query: str) -> list[str]:
+        self.ask([query])
+        return list(self.answered[query])
 
-    yield hits
+
+@pytest.fixture(scope="module")
+def search(served: tuple[Path, str], browser: Any) -> Iterator[Hits]:
+    """The search page's hits (``Hits``), with the hits' pages answered empty in the page (NO_PASSAGES)."""
+    _, root = served
+    page = browser.new_page()
+    page.add_init_script(NO_PASSAGES)
+    yield Hits(page, root)
     page.close()
 
 
@@ -104,6 +137,7 @@ def test_every_entry_name_and_index_term_opens_its_own_place_as_the_first_hit(
     for text, label in _places(rules):
         places.setdefault(text, set()).add(label)
     assert len(places) >= 100
+    search.ask(list(places))
     wrong = []
     for text, labels in places.items():
         found = search(text)
@@ -122,6 +156,7 @@ def test_every_entry_name_and_index_term_opens_its_own_place_as_the_first_hit(
 
 def test_the_first_half_of_an_entry_s_name_finds_it(rules: Rules, search: Any) -> None:
     missing = {}
+    search.ask([e.name[:math.ceil(len(e.name) / 2)] for e in _entries(rules)])
     for e in _entries(rules):
         part = e.name[:math.ceil(len(e.name) / 2)]
         found = search(part)
@@ -167,6 +202,7 @@ def test_a_reading_finds_its_entry_in_hiragana_and_katakana(rules: Rules, search
     picked = [e for e in _entries(rules) if e.reading and to_katakana(e.reading) != e.name][:6]
     picked += [e for e in _entries(rules) if e.reading and to_katakana(e.reading) == e.name][:2]
     assert len(picked) == 8
+    search.ask([q for e in picked for q in sorted({to_hiragana(e.reading), to_katakana(e.reading)} - {e.name})])
     for e in picked:
         for query in {to_hiragana(e.reading), to_katakana(e.reading)} - {e.name}:
             hits = search(query)
@@ -189,6 +225,7 @@ def test_an_entry_name_finds_its_entry_first_then_every_page_that_mentions_it(
     site, _ = served
     pages = {p.name: _article_text(p) for p in site.glob("*.html") if p.name not in ("search.html", "genindex.html")}
     missing = {}
+    search.ask([e.name for e in _entries(rules)])
     for e in _entries(rules):
         found = search(e.name)
         listed = {h.split("#")[0] for h in found}

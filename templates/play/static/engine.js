@@ -36,12 +36,23 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-// the engine's play-by-play (gameview.log_of): each line pieces of text, an action's name with its entry's address
+// the engine's play-by-play (gameview.log_of): each line pieces of text, an action's name with its entry's address.
+// A log grows a line or a few per move and comes whole with every view: the lines already shown stay (no list
+// of hundreds of lines made again at each move of a long game), only those after the first that differs (an
+// undo, a new game) are replaced. Each shown line's pieces are noted as text, with the list they are shown in.
+const shownLines = new WeakMap();
+
 export function showLog(list, lines) {
-  list.replaceChildren();
-  for (const pieces of lines) {
+  const texts = lines.map((pieces) => JSON.stringify(pieces));
+  let shown = shownLines.get(list) || [];
+  if (shown.length !== list.children.length) shown = []; // emptied elsewhere (a new game's settings)
+  let same = 0;
+  while (same < shown.length && same < texts.length && shown[same] === texts[same]) same++;
+  while (list.children.length > same) list.lastElementChild.remove();
+  for (const pieces of lines.slice(same)) {
     const item = el("li");
     for (const piece of pieces) item.append(piece.length > 1 ? el("a", { href: piece[1] }, piece[0]) : piece[0]);
     list.append(item);
   }
+  shownLines.set(list, texts);
 }
