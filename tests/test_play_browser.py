@@ -385,20 +385,14 @@ SHAPE = ("k => caches.open('blackpoker-play').then(c => c.match(k)).then(r => r 
          ".then(b => [b.byteLength, new Uint32Array(b, 0, 1)[0]]) : null)")  # its length and its magic number
 
 
-@pytest.fixture
-def kept_context(warm: Any) -> Any:
-    """The worker's ``warm`` context (the engine kept by a first visit), for the tests that damage what it keeps:
-    each leaves a good one kept again (it asserts so), as the other pages of ``warm`` expect, so none needs a
-    first visit of its own. One that fails midway leaves a damaged engine kept: the next page of ``warm`` drops
-    it, starts in full and keeps a good one (what these tests check), so the tests after it still pass."""
-    return warm
-
-
 @pytest.mark.parametrize("damaged", ["new Uint8Array(4096)", "b.slice(0, b.byteLength - 4096)",  # cut short
                                      "new Uint8Array(b.byteLength)"],  # as long, but not a snapshot
                          ids=["short", "cut", "zeros"])
-def test_a_damaged_kept_engine_is_dropped(kept_context: Any, base: str, damaged: str) -> None:
-    p = Page(kept_context, PHONE)
+def test_a_damaged_kept_engine_is_dropped(warm: Any, base: str, damaged: str) -> None:
+    """In the worker's ``warm`` context, no first visit of its own: it leaves a good engine kept again (it asserts
+    so), as the other pages of ``warm`` expect; one that fails midway leaves a damaged one, which the next page of
+    ``warm`` drops (what this test checks), so the tests after it still pass."""
+    p = Page(warm, PHONE)
     pg = p.open(base)
     assert "restored" in pg.evaluate("window.bpPlay.phases"), "an engine is kept"
     [key] = pg.evaluate(KEPT)

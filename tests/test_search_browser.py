@@ -156,9 +156,9 @@ def test_every_entry_name_and_index_term_opens_its_own_place_as_the_first_hit(
 
 def test_the_first_half_of_an_entry_s_name_finds_it(rules: Rules, search: Any) -> None:
     missing = {}
-    search.ask([e.name[:math.ceil(len(e.name) / 2)] for e in _entries(rules)])
-    for e in _entries(rules):
-        part = e.name[:math.ceil(len(e.name) / 2)]
+    parts = {e: e.name[:math.ceil(len(e.name) / 2)] for e in _entries(rules)}
+    search.ask(list(parts.values()))
+    for e, part in parts.items():
         found = search(part)
         if not any(h.endswith("#" + anchor(e)) for h in found):
             missing[e.name] = (part, found[:3])
@@ -202,9 +202,10 @@ def test_a_reading_finds_its_entry_in_hiragana_and_katakana(rules: Rules, search
     picked = [e for e in _entries(rules) if e.reading and to_katakana(e.reading) != e.name][:6]
     picked += [e for e in _entries(rules) if e.reading and to_katakana(e.reading) == e.name][:2]
     assert len(picked) == 8
-    search.ask([q for e in picked for q in sorted({to_hiragana(e.reading), to_katakana(e.reading)} - {e.name})])
-    for e in picked:
-        for query in {to_hiragana(e.reading), to_katakana(e.reading)} - {e.name}:
+    queries = {e: sorted({to_hiragana(e.reading), to_katakana(e.reading)} - {e.name}) for e in picked}
+    search.ask([q for qs in queries.values() for q in qs])
+    for e, qs in queries.items():
+        for query in qs:
             hits = search(query)
             assert hits and hits[0].endswith("#" + anchor(e)), (query, hits[:3])
 

@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 const form = $("new-game");
 const regulations = JSON.parse(form.dataset.regulations);
 const statusLine = $("status");
+const CHOOSE_SETTINGS = "設定を選んで「対戦を始める」を押してください。"; // when the page is ready, and after a game
 
 let busy = false;
 let current = null; // the last view
@@ -24,7 +25,7 @@ const ask = connect({
     $("start").disabled = false;
     $("load").disabled = false;
     $("open-saved").disabled = false;
-    statusLine.textContent = `準備ができました (ルール ${data.ready})。設定を選んで「対戦を始める」を押してください。`;
+    statusLine.textContent = `準備ができました (ルール ${data.ready})。${CHOOSE_SETTINGS}`;
     openFromLink();
     openExample();
   },
@@ -218,7 +219,7 @@ $("again").addEventListener("click", () => {
   // The last game's result and moves go with it: a hidden result would still be read as this game's by assistive
   // technology and by anything that looks for the game's end.
   for (const id of ["result", "moves", "board", "log"]) $(id).replaceChildren();
-  statusLine.textContent = "設定を選んで「対戦を始める」を押してください。";
+  statusLine.textContent = CHOOSE_SETTINGS;
   history.replaceState(null, "", location.pathname + location.search);
   $("format").focus();
 });
