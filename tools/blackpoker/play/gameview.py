@@ -11,24 +11,17 @@ and choose the targets; passing; or the answers to an effect's question. A move 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from blackpoker.core.cards import Card
-from blackpoker.core.kinds import anchor
 from blackpoker.core.model import Action, iter_text
+from blackpoker.play.playbyplay import Line, action_href
 from blackpoker.play.session import Game
 from blackpoker.render.board import board_svg
 from blackpoker.sim.decisions import Choose, Decision, Pass, RequestAction
 from blackpoker.sim.engine import request_detail, target_text
 from blackpoker.sim.state import PLAYER_NAMES, GameState
 from blackpoker.sim.text import char_text
-
-ACTION_LIST = "../actionlist/html/all.html"  # from play/: the list with every entry
-
-
-def action_href(action: Action) -> str:
-    return f"{ACTION_LIST}#{anchor(action)}"
 
 
 def action_info(action: Action) -> dict[str, Any]:
@@ -118,40 +111,9 @@ def _places(state: GameState, viewer: int) -> dict[tuple[int, Card], Place]:
     return places
 
 
-_HIDDEN_BULWARK = re.compile(r"(?P<who>[AB])の防壁\[[^\]]*\]\((?P<state>[^)・]*)・裏\)")
-
-
-def private_to(line: str, viewer: int) -> str:
-    """A play-by-play line with the opponent's face-down bulwarks' cards hidden (2.11.1: 非公開 to the viewer)."""
-    other = PLAYER_NAMES[1 - viewer]
-    return _HIDDEN_BULWARK.sub(lambda m: (f"{other}の防壁[伏せ]({m['state']}・裏)" if m["who"] == other else m[0]), line)
-
-
-def linked(line: str, names: dict[str, str]) -> list[list[str]]:
-    """A line as pieces ``[text]`` or ``[text, href]``: every 「action name」 links to its entry in the list."""
-    pieces: list[list[str]] = []
-    at = 0
-    for m in re.finditer(r"「([^」]+)」", line):
-        href = names.get(m[1])
-        if href is None:
-            continue
-        if m.start() > at:
-            pieces.append([line[at:m.start()]])
-        pieces.append([m[0], href])
-        at = m.end()
-    if at < len(line):
-        pieces.append([line[at:]])
-    return pieces
-
-
-def play_by_play(game: Game) -> list[list[list[str]]]:
-    return log_of(game.state, game.human)
-
-
-def log_of(state: GameState, viewer: int) -> list[list[list[str]]]:
-    """The play-by-play as ``viewer`` may read it, each action name linked to its entry."""
-    names = {a.name: action_href(a) for a in state.rules.actions}
-    return [linked(private_to(line, viewer), names) for line in state.events or []]
+def play_by_play(game: Game) -> list[Line]:
+    """The game's play-by-play as the person may read it (each line linked once per game: ``game.log``)."""
+    return game.log.lines(game.state)
 
 
 def view(game: Game) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blackpoker.core.model import Rules
+from blackpoker.play.playbyplay import PlayByPlay
 from blackpoker.sim.decisions import Decision
 from blackpoker.sim.engine import apply, current_player, legal_decisions
 from blackpoker.sim.policies import make_policy, observe, parse_policy
@@ -42,6 +43,10 @@ class Game:
     decisions: list[tuple[int, Decision]] = field(default_factory=list)
     undo_points: list[tuple[GameState, int]] = field(default_factory=list)  # before each of the person's decisions
     seen: GameState | None = None  # the state at the person's last decision (what moved since is marked)
+    log: PlayByPlay = field(init=False, repr=False, compare=False)  # the play-by-play as the person reads it
+
+    def __post_init__(self) -> None:
+        self.log = PlayByPlay(self.rules, self.human)
 
     @property
     def over(self) -> bool:

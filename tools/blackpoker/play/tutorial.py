@@ -22,7 +22,8 @@ from typing import Any
 
 from blackpoker.core.cards import Card, parse_card
 from blackpoker.core.model import Rules
-from blackpoker.play.gameview import action_href, decision_text_of, log_of, option_text, private_to, variant_text
+from blackpoker.play.gameview import decision_text_of, option_text, variant_text
+from blackpoker.play.playbyplay import PlayByPlay, action_href, private_to
 from blackpoker.play.position import decode_state
 from blackpoker.play.session import PlayError
 from blackpoker.render.board import board_svg
@@ -67,6 +68,7 @@ class Tutorial:
         self.index = 0
         self.seen: GameState | None = None  # the position at the learner's last move (what moved since is marked)
         self.narration: list[str] = []  # what the opponent did since the learner's last move
+        self.log = PlayByPlay(rules, self.learner)
         self._advance()
 
     @property
@@ -257,7 +259,7 @@ class Tutorial:
             "done": self.done, "winner": None if state.winner is None else PLAYER_NAMES[state.winner],
             "instruction": self.lesson["done"] if self.done else self.steps[self.index].say,
             "step": sum(1 for i in mine if i < self.index) + (0 if self.done else 1), "steps": len(mine),
-            "narration": list(self.narration), "log": log_of(state, self.learner),
+            "narration": list(self.narration), "log": self.log.lines(state),
             "hand": [{"code": c.code, "text": str(c)} for c in state.players[self.learner].hand],
             "cards": self._own_cards(),
             "actions": [{"id": a.id, "name": a.name, "shorthand": a.shorthand} for a in available_actions(state)],
