@@ -264,3 +264,39 @@ def test_every_worked_example_starts_from_its_position(rules: Rules) -> None:
         assert set(offered(game)) == set(range(len(game.legal()))), stem
         with pytest.raises(PlayError):
             game.to_record()
+
+
+def test_the_play_by_play_links_each_line_once_and_reads_as_if_linked_afresh(rules: Rules,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page gets the whole play-by-play after every move: each line is linked once per game (a move costs its
+    new lines), and what the page gets is what linking every line afresh gives, after an undo too."""
+    from blackpoker.play import playbyplay
+    calls: list[str] = []
+    real = playbyplay.linked
+
+    def counted(line: str, names: dict[str, str]) -> list[list[str]]:
+        calls.append(line)
+        return real(line, names)
+
+    monkeypatch.setattr(playbyplay, "linked", counted)
+    game = start(rules, "mast", "extra", "random", 11)  # face-down bulwarks: lines the person reads hidden
+    names = {a.name: playbyplay.action_href(a) for a in rules.actions}
+
+    def afresh() -> list[list[list[str]]]:
+        return [real(playbyplay.private_to(line, game.human), names) for line in game.state.events or ()]
+
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for _ in range(60):
+        if game.over:
+            break
+        if game.human_to_act:
+            game.play(rng.randrange(len(game.legal())))
+        else:
+            game.opponent_step()
+        assert play_by_play(game) == afresh()
+        seen |= set(game.state.events or ())
+    assert len(seen) > 20, "the game went on long enough to say something"
+    assert game.undo() and play_by_play(game) == afresh()
+    assert len(calls) == len(seen), "each line was linked exactly once"
+    assert set(calls) == {playbyplay.private_to(line, game.human) for line in seen}
