@@ -122,6 +122,10 @@ def play_move(pg: Any, rng: random.Random, moves: list[int]) -> list[int] | None
     return pg.evaluate(PLAY, [MOVES, index, moves[index], LOAD_TIMEOUT])  # type: ignore[no-any-return]
 
 
+LOG_AT_END = """() => { const log = document.getElementById('log');
+  return log.scrollHeight > log.clientHeight && log.scrollTop + log.clientHeight >= log.scrollHeight - 1; }"""
+
+
 def play_to_the_end(pg: Any, seed: int, limit: int = 3000, clicked: int = 4) -> int:
     """The first CLICKED moves by Playwright's clicks (``click_move``), the rest in the page (``play_move``)."""
     rng = random.Random(seed)
@@ -205,6 +209,8 @@ def test_a_whole_game_by_clicking_offered_moves(reused: Reused, rules: Rules, op
     record = same_game_in_cpython(rules, p)
     assert record["result"]["winner"] == winner
     assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
+    # the play-by-play, longer than its box by now, shows its newest line (scrolled once a frame)
+    pg.wait_for_function(LOG_AT_END, timeout=5000, polling=POLL)
     assert not p.errors, p.errors
     reused.keep()
 
