@@ -36,7 +36,7 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-// the engine's play-by-play (gameview.log_of): each line pieces of text, an action's name with its entry's address.
+// the engine's play-by-play (play/playbyplay.py): each line pieces of text, an action's name with its entry's address.
 // A log grows a line or a few per move and comes whole with every view: the lines already shown stay (no list
 // of hundreds of lines made again at each move of a long game), only those after the first that differs (an
 // undo, a new game) are replaced. Each shown line's pieces are noted as text, with the list they are shown in.
