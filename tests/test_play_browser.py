@@ -209,7 +209,7 @@ def test_a_whole_game_by_clicking_offered_moves(reused: Reused, rules: Rules, op
     record = same_game_in_cpython(rules, p)
     assert record["result"]["winner"] == winner
     assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scrolling"
-    # the play-by-play, longer than its box by now, shows its newest line (scrolled once a frame)
+    # the play-by-play, longer than its box by now, shows its newest line (play.js scrolls it after each view)
     pg.wait_for_function(LOG_AT_END, timeout=5000, polling=POLL)
     assert not p.errors, p.errors
     reused.keep()
