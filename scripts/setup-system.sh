@@ -13,7 +13,7 @@ packages=(
   fonts-morisawa-bizud-mincho
   poppler-utils           # pdftotext / pdftoppm / pdffonts, for tests and for looking at PDFs
   graphviz                # the rulebook's flow diagrams
-  chromium                # the real-browser tests of the action lists
+  chromium-headless-shell # the real-browser tests (Chromium without its window: lighter than the whole browser)
   gcc                     # mypyc compiles the simulator (scripts/build_native.py) to C extensions
   libc6-dev
   python3-dev             # Python.h for those extensions

@@ -20,12 +20,17 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+# Debian's headless shell (package chromium-headless-shell: the browser without its window and UI, which is what
+# Playwright itself runs when headless), else the whole browser in its headless mode. On this suite's pages the
+# shell takes about a fifth less CPU (five of the browser test files, runs alternated: 100 s against 78 s), and it
+# runs the same Blink and V8, built from the same source package.
+SHELL = Path("/usr/lib/chromium/chromium-headless-shell")  # the binary: /usr/bin/chromium-headless-shell is a wrapper
+CHROMIUM = SHELL if SHELL.exists() else Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 MARKS = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install chromium)"),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed (apt-get install chromium-headless-shell)"),
 ]
 PYODIDE_LOAD = 120_000  # ms: the play page and the tutorial compile Pyodide's WebAssembly on the first load
 # ms between two checks of a wait_for_function: Playwright's default checks at every animation frame, which keeps
